@@ -1,0 +1,1 @@
+"""rulepass.engine: the IR, the program text parser and printer, the verifier, the rule engine."""

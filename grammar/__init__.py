@@ -1,0 +1,1 @@
+"""Lark grammars of rulepass: `pir.lark` (program text) and `rw.lark` (rule language)."""

@@ -1,0 +1,1 @@
+"""rulepass: declarative compiler passes for distributed training programs."""

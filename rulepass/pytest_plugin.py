@@ -1,0 +1,1 @@
+"""pytest plugin: collects the test blocks of `.rw` rule files as pytest items."""

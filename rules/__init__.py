@@ -1,0 +1,1 @@
+"""The passes of rulepass as `.rw` rule files, found through importlib.resources."""

@@ -1,0 +1,1 @@
+"""rulepass.runtime: the per-rank executor, kernels, collectives and pipeline schedules."""

@@ -1,0 +1,135 @@
+"""Activation kernels and their gradients: relu, gelu (exact and tanh), silu, tanh, softmax.
+
+Gradient kernels take what Paddle's grad ops take: some the forward input ``x``, some the forward
+output ``out`` (e.g. ``relu_grad(out, out_grad)``), so they must not be swapped.
+
+Sources: ``paddle/phi/ops/yaml/ops.yaml`` (relu, gelu, silu, tanh), ``inconsistent/static_ops.yaml``
+(softmax), ``backward.yaml`` (relu_grad, gelu_grad, silu_grad, tanh_grad, softmax_grad); operand
+orders checked against Paddle 3.3.1's ``pd_op.h``. Exact GELU's erf is ``special.erf``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .operands import compute_dtype, normalize_axis
+from .registry import kernel
+from .special import erf
+
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+_GELU_CUBIC = 0.044715
+
+
+def _sigmoid(xp: Any, x: Any) -> Any:
+    # exp of a non-positive argument only: no overflow for large |x|
+    e = xp.exp(-xp.abs(x))
+    return xp.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+
+
+@kernel("pd_op.relu", "pd_op.relu_")
+def relu(xp: Any, inputs: list, attrs: dict) -> list:
+    """``relu(x) -> out = max(x, 0)``; any real dtype, shape kept."""
+    x = inputs[0]
+    return [xp.where(x > 0, x, xp.zeros_like(x))]
+
+
+@kernel("pd_op.relu_grad", "pd_op.relu_grad_")
+def relu_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``relu_grad(out, out_grad) -> x_grad = out_grad where out > 0, else 0``."""
+    out, out_grad = inputs
+    return [xp.where(out > 0, out_grad, xp.zeros_like(out_grad))]
+
+
+def _gelu_tanh_inner(xp: Any, x: Any) -> Any:
+    return xp.tanh(_SQRT_2_OVER_PI * (x + _GELU_CUBIC * x * x * x))
+
+
+@kernel("pd_op.gelu")
+def gelu(xp: Any, inputs: list, attrs: dict) -> list:
+    """``gelu(x, approximate=false) -> out``.
+
+    Exact: ``0.5 * x * (1 + erf(x / sqrt(2)))``; ``approximate=true``:
+    ``0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))``. Real floating x.
+    """
+    x = inputs[0]
+    if attrs.get("approximate", False):
+        return [0.5 * x * (1.0 + _gelu_tanh_inner(xp, x))]
+    return [0.5 * x * (1.0 + erf(xp, x * (1.0 / math.sqrt(2.0))))]
+
+
+@kernel("pd_op.gelu_grad")
+def gelu_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``gelu_grad(x, out_grad, approximate) -> x_grad``: the derivative of ``gelu`` at x times
+    ``out_grad``."""
+    x, out_grad = inputs
+    if attrs.get("approximate", False):
+        t = _gelu_tanh_inner(xp, x)
+        inner_slope = _SQRT_2_OVER_PI * (1.0 + 3.0 * _GELU_CUBIC * x * x)
+        slope = 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * inner_slope
+    else:
+        cdf = 0.5 * (1.0 + erf(xp, x * (1.0 / math.sqrt(2.0))))
+        pdf = xp.exp(-0.5 * x * x) * (1.0 / math.sqrt(2.0 * math.pi))
+        slope = cdf + x * pdf
+    return [out_grad * slope]
+
+
+@kernel("pd_op.silu", "pd_op.silu_")
+def silu(xp: Any, inputs: list, attrs: dict) -> list:
+    """``silu(x) -> out = x * sigmoid(x)``."""
+    x = inputs[0]
+    return [x * _sigmoid(xp, x)]
+
+
+@kernel("pd_op.silu_grad", "pd_op.silu_grad_")
+def silu_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``silu_grad(x, out, out_grad) -> x_grad = og * s * (1 + x * (1 - s))``, ``s = sigmoid(x)``."""
+    x, _out, out_grad = inputs
+    s = _sigmoid(xp, x)
+    return [out_grad * s * (1.0 + x * (1.0 - s))]
+
+
+@kernel("pd_op.tanh", "pd_op.tanh_")
+def tanh(xp: Any, inputs: list, attrs: dict) -> list:
+    """``tanh(x) -> out``."""
+    return [xp.tanh(inputs[0])]
+
+
+@kernel("pd_op.tanh_grad", "pd_op.tanh_grad_")
+def tanh_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``tanh_grad(out, out_grad) -> x_grad = out_grad * (1 - out^2)``."""
+    out, out_grad = inputs
+    return [out_grad * (1.0 - out * out)]
+
+
+def softmax_of(xp: Any, x: Any, axis: int) -> Any:
+    """Numerically stable softmax of x along ``axis``, computed in ``compute_dtype``, returned in
+    x's dtype. Shared with ``loss.py``."""
+    wide = xp.astype(x, compute_dtype(xp, x))
+    shifted = wide - xp.max(wide, axis=axis, keepdims=True)
+    e = xp.exp(shifted)
+    return xp.astype(e / xp.sum(e, axis=axis, keepdims=True), x.dtype)
+
+
+@kernel("pd_op.softmax", "pd_op.softmax_")
+def softmax(xp: Any, inputs: list, attrs: dict) -> list:
+    """``softmax(x, axis) -> out``: ``exp(x) / sum(exp(x))`` along ``axis`` (0-d x gives 1).
+
+    Raises:
+        KernelError: ``axis`` out of range.
+    """
+    x = inputs[0]
+    if x.ndim == 0:
+        return [xp.ones_like(x)]
+    axis = normalize_axis(attrs.get("axis", -1), x.ndim, "pd_op.softmax")
+    return [softmax_of(xp, x, axis)]
+
+
+@kernel("pd_op.softmax_grad")
+def softmax_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``softmax_grad(out, out_grad, axis) -> x_grad = out * (og - sum(og * out, axis))``."""
+    out, out_grad = inputs
+    if out.ndim == 0:
+        return [xp.zeros_like(out_grad)]
+    axis = normalize_axis(attrs.get("axis", -1), out.ndim, "pd_op.softmax_grad")
+    return [out * (out_grad - xp.sum(out_grad * out, axis=axis, keepdims=True))]

@@ -1,0 +1,91 @@
+"""The kernel table: Paddle op name -> kernel function, and the errors kernels raise.
+
+A kernel is ``fn(xp, inputs, attrs) -> list``:
+
+- ``xp`` is an array namespace as returned by ``array_api_compat.array_namespace`` (NumPy, CuPy,
+  ``array_api_strict``, ...);
+- ``inputs`` holds the op's operands in Paddle's operand order: an array, ``None`` for a
+  ``<<NULL VALUE>>`` operand, or a Python list of arrays for a ``vec[...]`` operand;
+- ``attrs`` maps attribute names to plain Python values (bool, int, float, str, lists; dtypes as
+  strings such as ``"float32"``);
+- the result is a list with one entry per op result, in Paddle's result order: an array, ``None``
+  for a null result, or a list of arrays for a vector result.
+
+The table is filled by the ``@kernel("pd_op.name")`` decorator when the modules of
+``rulepass.runtime.kernels`` are imported; ``lookup`` is the only way the executor reads it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Kernel = Callable[[Any, list, dict], list]
+"""``fn(xp, inputs, attrs) -> results``; see the module docstring."""
+
+KERNELS: dict[str, Kernel] = {}
+"""Every registered kernel, keyed by full Paddle op name (``"pd_op.matmul"``)."""
+
+
+class KernelError(Exception):
+    """A kernel was given operands or attributes it cannot run with.
+
+    Carries the op name so the executor can point at the op in the program; the message says what
+    was wrong and what Paddle would have required.
+    """
+
+    def __init__(self, op_name: str, message: str):
+        self.op_name = op_name
+        self.message = message
+        super().__init__(f"{op_name}: {message}")
+
+
+class UnknownOpError(KeyError):
+    """No kernel is registered for an op name. Raised by :func:`lookup`."""
+
+    def __init__(self, op_name: str):
+        self.op_name = op_name
+        super().__init__(op_name)
+
+    def __str__(self) -> str:
+        dialect = self.op_name.partition(".")[0]
+        same_dialect = sorted(n for n in KERNELS if n.partition(".")[0] == dialect)
+        hint = ", ".join(same_dialect[:12]) + (", ..." if len(same_dialect) > 12 else "")
+        return (
+            f"no kernel for op {self.op_name!r}; write one with @kernel({self.op_name!r}) in "
+            f"rulepass.runtime.kernels (ops of this dialect that have one: {hint or 'none'})"
+        )
+
+
+def kernel(*names: str) -> Callable[[Kernel], Kernel]:
+    """Register the decorated function as the kernel of each op in ``names``.
+
+    Several names share one function when Paddle's ops compute the same thing, e.g. an op and its
+    in-place variant (``"pd_op.add"``, ``"pd_op.add_"``).
+
+    Raises:
+        ValueError: a name is not dialect-qualified, or already has a kernel.
+    """
+
+    def register(fn: Kernel) -> Kernel:
+        for name in names:
+            if "." not in name:
+                raise ValueError(f"kernel name {name!r} must be qualified, e.g. 'pd_op.{name}'")
+            if name in KERNELS:
+                raise ValueError(f"a kernel for {name!r} is already registered ({KERNELS[name]!r})")
+            KERNELS[name] = fn
+        return fn
+
+    return register
+
+
+def lookup(name: str) -> Kernel:
+    """Return the kernel of op ``name`` (e.g. ``"pd_op.matmul"``).
+
+    Raises:
+        UnknownOpError: no kernel is registered under ``name``.
+    """
+    try:
+        return KERNELS[name]
+    except KeyError:
+        raise UnknownOpError(name) from None

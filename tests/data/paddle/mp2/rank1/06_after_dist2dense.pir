@@ -1,0 +1,36 @@
+{
+    (%0) = "pd_op.data" () {chunk_id:-1,dtype:float32,name:"learning_rate_0",op_role:0,persistable:[true],place:Place(undefined:0),shape:[],stop_gradient:[true]} : () -> tensor<f32>
+    (%1) = "builtin.parameter" () {chunk_id:-1,is_distributed:[false],is_parameter:[true],need_clip:[true],op_role:0,parameter_name:"linear_1.b_0.dist",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8xf32>
+    (%2) = "builtin.parameter" () {chunk_id:-1,is_distributed:[false],is_parameter:[true],need_clip:[true],op_role:0,parameter_name:"linear_1.w_0.dist",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8x8xf32>
+    (%3) = "builtin.parameter" () {chunk_id:-1,is_distributed:[false],is_parameter:[true],need_clip:[true],op_role:0,parameter_name:"linear_0.b_0.dist",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8xf32>
+    (%4) = "builtin.parameter" () {chunk_id:-1,is_distributed:[false],is_parameter:[true],need_clip:[true],op_role:0,parameter_name:"linear_0.w_0.dist",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8x8xf32>
+    (%5) = "pd_op.data" () {chunk_id:-1,dtype:float32,name:"input0",op_role:0,persistable:[false],place:Place(undefined:0),shape:[4,8],stop_gradient:[true]} : () -> tensor<4x8xf32>
+    (%6) = "pd_op.data" () {chunk_id:-1,dtype:float32,name:"label0",op_role:0,persistable:[false],place:Place(undefined:0),shape:[4,8],stop_gradient:[true]} : () -> tensor<4x8xf32>
+    (%7) = "pd_op.full" () {chunk_id:-1,dtype:float32,op_role:0,place:Place(cpu),shape:[1],stop_gradient:[true],struct_name:"/TensorParallelMLP/",value:0.5} : () -> tensor<1xf32>
+    (%8) = "pd_op.scale" (%5, %7) {bias:0,bias_after_scale:true,chunk_id:-1,op_role:0,stop_gradient:[true],struct_name:"/TensorParallelMLP/"} : (tensor<4x8xf32>, tensor<1xf32>) -> tensor<4x8xf32>
+    (%9) = "pd_op.matmul" (%8, %4) {chunk_id:-1,op_role:0,stop_gradient:[false],struct_name:"/TensorParallelMLP/Linear/",transpose_x:false,transpose_y:false} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+    (%10) = "pd_op.add" (%9, %3) {chunk_id:-1,op_role:0,stop_gradient:[false],struct_name:"/TensorParallelMLP/Linear/"} : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+    (%11) = "pd_op.relu" (%10) {chunk_id:-1,op_role:0,stop_gradient:[false],struct_name:"/TensorParallelMLP/"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    (%12) = "pd_op.matmul" (%11, %2) {chunk_id:-1,op_role:0,stop_gradient:[false],struct_name:"/TensorParallelMLP/Linear_1/",transpose_x:false,transpose_y:false} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+    (%13) = "pd_op.all_reduce" (%12) {chunk_id:-1,op_role:0,reduce_type:0,ring_id:12,stop_gradient:[false]} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    (%14) = "pd_op.add" (%13, %1) {chunk_id:-1,op_role:0,stop_gradient:[false],struct_name:"/TensorParallelMLP/Linear_1/"} : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+    (%15) = "pd_op.subtract" (%14, %6) {chunk_id:-1,op_role:0,stop_gradient:[false],struct_name:"/MSELoss/"} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    (%16) = "pd_op.square" (%15) {chunk_id:-1,op_role:0,stop_gradient:[false],struct_name:"/MSELoss/"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    (%17) = "pd_op.full_int_array" () {chunk_id:-1,dtype:int64,op_role:0,place:Place(cpu),stop_gradient:[true],struct_name:"/MSELoss/",value:[]} : () -> tensor<0xi64>
+    (%18) = "pd_op.mean" (%16, %17) {chunk_id:-1,keepdim:false,op_role:0,stop_gradient:[false],struct_name:"/MSELoss/"} : (tensor<4x8xf32>, tensor<0xi64>) -> tensor<f32>
+    () = "builtin.shadow_output" (%18) {chunk_id:-1,op_role:0,output_name:"loss_0"} : (tensor<f32>) -> 
+    (%19) = "pd_op.full" () {chunk_id:-1,dtype:float32,op_role:1,place:Place(cpu),shape:[1],stop_gradient:[true],value:1} : () -> tensor<1xf32>
+    (%20) = "pd_op.full_like" (%18, %19) {chunk_id:-1,dtype:float32,op_role:1,place:Place(undefined:0),stop_gradient:[false]} : (tensor<f32>, tensor<1xf32>) -> tensor<f32>
+    (%21) = "pd_op.mean_grad" (%16, %20, %17) {chunk_id:-1,keepdim:false,op_role:1,reduce_all:false,stop_gradient:[false]} : (tensor<4x8xf32>, tensor<f32>, tensor<0xi64>) -> tensor<4x8xf32>
+    (%22) = "pd_op.square_grad" (%15, %21) {chunk_id:-1,op_role:1,stop_gradient:[false]} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    (%23, %24) = "pd_op.subtract_grad" (%14, %6, %22) {axis:-1,chunk_id:-1,op_role:1,stop_gradient:[false,false]} : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>, <<NULL TYPE>>
+    (%25, %26) = "pd_op.add_grad" (%13, %1, %23) {axis:-1,chunk_id:-1,op_role:1,stop_gradient:[false,false]} : (tensor<4x8xf32>, tensor<8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>, tensor<8xf32>
+    (%27, %28) = "pd_op.matmul_grad" (%11, %2, %25) {chunk_id:-1,op_role:1,stop_gradient:[false,false],transpose_x:false,transpose_y:false} : (tensor<4x8xf32>, tensor<8x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>, tensor<8x8xf32>
+    (%29) = "pd_op.relu_grad" (%11, %27) {chunk_id:-1,op_role:1,stop_gradient:[false]} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    (%30, %31) = "pd_op.add_grad" (%9, %3, %29) {axis:-1,chunk_id:-1,op_role:1,stop_gradient:[false,false]} : (tensor<4x8xf32>, tensor<8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>, tensor<8xf32>
+    (%32, %33) = "pd_op.matmul_grad" (%8, %4, %30) {chunk_id:-1,op_role:1,stop_gradient:[false,false],transpose_x:false,transpose_y:false} : (tensor<4x8xf32>, tensor<8x8xf32>, tensor<4x8xf32>) -> <<NULL TYPE>>, tensor<8x8xf32>
+    (%34, %35) = "pd_op.sgd_" (%1, %0, %26, <<NULL VALUE>>) {chunk_id:-1,multi_precision:false,op_role:2,stop_gradient:[true,false]} : (tensor<8xf32>, tensor<f32>, tensor<8xf32>, <<NULL TYPE>>) -> tensor<8xf32>, <<NULL TYPE>>
+    (%36, %37) = "pd_op.sgd_" (%2, %0, %28, <<NULL VALUE>>) {chunk_id:-1,multi_precision:false,op_role:2,stop_gradient:[true,false]} : (tensor<8x8xf32>, tensor<f32>, tensor<8x8xf32>, <<NULL TYPE>>) -> tensor<8x8xf32>, <<NULL TYPE>>
+    (%38, %39) = "pd_op.sgd_" (%3, %0, %31, <<NULL VALUE>>) {chunk_id:-1,multi_precision:false,op_role:2,stop_gradient:[true,false]} : (tensor<8xf32>, tensor<f32>, tensor<8xf32>, <<NULL TYPE>>) -> tensor<8xf32>, <<NULL TYPE>>
+    (%40, %41) = "pd_op.sgd_" (%4, %0, %33, <<NULL VALUE>>) {chunk_id:-1,multi_precision:false,op_role:2,stop_gradient:[true,false]} : (tensor<8x8xf32>, tensor<f32>, tensor<8x8xf32>, <<NULL TYPE>>) -> tensor<8x8xf32>, <<NULL TYPE>>
+}

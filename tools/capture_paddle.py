@@ -1,0 +1,542 @@
+"""Capture PaddlePaddle 3.3.1 programs at each auto-parallel pass boundary, plus reference numerics.
+
+Run with the Paddle venv (Paddle is a tool here, never a rulepass dependency):
+
+    /work/paddle-venv/bin/python tools/capture_paddle.py                 # every config
+    /work/paddle-venv/bin/python tools/capture_paddle.py pp2_fthenb mp2  # some configs
+
+For each configuration and rank a fresh process builds the model with ``dist.to_static`` and
+runs the static engine's program preparation (``Engine._prepare_program``) on CPU, with the
+communicator start-up and parameter initialisation replaced by no-ops. Every pass the engine
+calls is wrapped at the name the engine looks it up by, and ``str(program)`` is written before
+and after it to ``tests/data/paddle/<cfg>/rank<r>/<NN>_<stage>.pir``. A last process trains the
+same model without distribution for a few steps (SGD, fixed seeds) and writes the numerics.
+See tests/data/paddle/README.md for the stage list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+DATA_DIR = REPO / "tests" / "data" / "paddle"
+EXAMPLES_DIR = REPO / "examples"
+
+STEPS = 3
+LEARNING_RATE = 0.05
+SEED = 2024
+
+# name -> configuration. `layer_stages[i]` is the pipeline stage of MyLinear layer i
+# (the head Linear always sits on the last stage).
+CONFIGS: dict[str, dict] = {
+    "pp2_fthenb": dict(kind="pp", world_size=2, pp=2, vpp=1, mp=1, dp=1, schedule="FThenB",
+                       micro_batches=4, global_batch=8, hidden=8, inter=16, out=4,
+                       layer_stages=[0, 1], seg_method="", local_map=False),
+    "pp2_1f1b": dict(kind="pp", world_size=2, pp=2, vpp=1, mp=1, dp=1, schedule="1F1B",
+                     micro_batches=4, global_batch=8, hidden=8, inter=16, out=4,
+                     layer_stages=[0, 1], seg_method="", local_map=False),
+    "pp2_vpp2": dict(kind="pp", world_size=2, pp=2, vpp=2, mp=1, dp=1, schedule="VPP",
+                     micro_batches=4, global_batch=8, hidden=8, inter=16, out=4,
+                     layer_stages=[0, 0, 1, 1], seg_method="MyLinear", local_map=False),
+    "pp2_vpp2_localmap": dict(kind="pp", world_size=2, pp=2, vpp=2, mp=1, dp=1, schedule="VPP",
+                              micro_batches=4, global_batch=8, hidden=8, inter=16, out=4,
+                              layer_stages=[0, 0, 1, 1], seg_method="MyLinear", local_map=True),
+    "mp2": dict(kind="mp", world_size=2, pp=1, vpp=1, mp=2, dp=1, schedule="none",
+                micro_batches=1, global_batch=4, hidden=8, inter=16, out=8,
+                seg_method="", sequence_parallel=False),
+    "mp2_sp": dict(kind="mp", world_size=2, pp=1, vpp=1, mp=2, dp=1, schedule="none",
+                   micro_batches=1, global_batch=4, seq=4, hidden=8, inter=16, out=8,
+                   seg_method="", sequence_parallel=True),
+    "dp2_pp2": dict(kind="pp", world_size=4, pp=2, vpp=1, mp=1, dp=2, schedule="1F1B",
+                    micro_batches=2, global_batch=8, hidden=8, inter=16, out=4,
+                    layer_stages=[0, 1], seg_method="", local_map=False),
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Models (shared by the distributed capture and the single-process reference)
+# --------------------------------------------------------------------------------------------
+
+def build_model(cfg: dict, distributed: bool):
+    """Return (layer, meshes). With distributed=False no dist API is touched."""
+    import paddle
+    import paddle.distributed as dist
+    import paddle.nn.functional as F
+    from paddle import nn
+
+    def place(param, mesh, placements):
+        if not distributed:
+            return param
+        return dist.shard_tensor(param, mesh, placements, stop_gradient=False)
+
+    def local_region(x):
+        # the same arithmetic as Paddle's LocalLayer test, on the local shard
+        return (x + 0.1 - 0.3) * 0.5
+
+    class MyLinear(nn.Layer):
+        def __init__(self, mesh):
+            super().__init__()
+            self.mesh = mesh
+            self.linear0 = nn.Linear(cfg["hidden"], cfg["inter"])
+            self.linear1 = nn.Linear(cfg["inter"], cfg["hidden"])
+            for lin in (self.linear0, self.linear1):
+                lin.weight = place(lin.weight, mesh, [dist.Replicate()])
+                lin.bias = place(lin.bias, mesh, [dist.Replicate()])
+
+        def forward(self, x):
+            out = self.linear1(F.relu(self.linear0(x)))
+            if cfg.get("local_map"):
+                if distributed:
+                    fn = dist.local_map(local_region, out_placements=[[dist.Replicate()]],
+                                        in_placements=[[dist.Replicate()]], process_mesh=self.mesh)
+                    out = fn(out)
+                else:
+                    out = local_region(out)
+            return out
+
+    class PipelineMLP(nn.Layer):
+        def __init__(self, stage_meshes):
+            super().__init__()
+            self.layer_meshes = [stage_meshes[s] for s in cfg["layer_stages"]]
+            self.layers = nn.LayerList([MyLinear(m) for m in self.layer_meshes])
+            self.head = nn.Linear(cfg["hidden"], cfg["out"])
+            self.head_mesh = stage_meshes[-1]
+            self.head.weight = place(self.head.weight, self.head_mesh, [dist.Replicate()])
+            self.head.bias = place(self.head.bias, self.head_mesh, [dist.Replicate()])
+
+        def forward(self, x):
+            prev = self.layer_meshes[0]
+            for mesh, layer in zip(self.layer_meshes + [self.head_mesh], list(self.layers) + [self.head]):
+                if distributed and mesh != prev:
+                    x = dist.reshard(x, mesh, [dist.Replicate()])
+                prev = mesh
+                x = layer(x)
+            return x
+
+    class TensorParallelMLP(nn.Layer):
+        """Column-parallel Linear, relu, row-parallel Linear (Megatron MLP); with
+        sequence_parallel the part outside the MLP is split along the sequence axis."""
+
+        def __init__(self, mesh):
+            super().__init__()
+            self.mesh = mesh
+            self.column = nn.Linear(cfg["hidden"], cfg["inter"])
+            self.row = nn.Linear(cfg["inter"], cfg["out"])
+            self.column.weight = place(self.column.weight, mesh, [dist.Shard(1)])
+            self.column.bias = place(self.column.bias, mesh, [dist.Shard(0)])
+            self.row.weight = place(self.row.weight, mesh, [dist.Shard(0)])
+            self.row.bias = place(self.row.bias, mesh, [dist.Replicate()])
+
+        def forward(self, x):
+            sp = cfg.get("sequence_parallel")
+            if sp and distributed:
+                x = dist.reshard(x, self.mesh, [dist.Shard(1)])
+            h = x * 0.5
+            if sp and distributed:
+                h_full = dist.reshard(h, self.mesh, [dist.Replicate()])
+            else:
+                h_full = h
+            out = self.row(F.relu(self.column(h_full)))
+            if sp:
+                if distributed:
+                    out = dist.reshard(out, self.mesh, [dist.Shard(1)])
+                out = out + h
+            return out
+
+    paddle.seed(SEED)
+    np.random.seed(SEED)
+    if cfg["kind"] == "pp":
+        if distributed:
+            if cfg["dp"] > 1:
+                world = dist.ProcessMesh(np.arange(cfg["world_size"]).reshape(cfg["pp"], cfg["dp"]).tolist(),
+                                         dim_names=["pp", "dp"])
+                stage_meshes = [world.get_mesh_with_dim("pp")[i] for i in range(cfg["pp"])]
+            else:
+                stage_meshes = [dist.ProcessMesh([i], dim_names=["pp"]) for i in range(cfg["pp"])]
+        else:
+            stage_meshes = [None] * cfg["pp"]
+        return PipelineMLP(stage_meshes), stage_meshes
+    mesh = dist.ProcessMesh(list(range(cfg["world_size"])), dim_names=["mp"]) if distributed else None
+    return TensorParallelMLP(mesh), [mesh]
+
+
+def make_data(cfg: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Inputs and labels shaped [steps, global batch, ...], float32."""
+    rng = np.random.default_rng(SEED)
+    feature = [cfg["seq"], cfg["hidden"]] if "seq" in cfg else [cfg["hidden"]]
+    label = [cfg["seq"], cfg["out"]] if "seq" in cfg else [cfg["out"]]
+    x = rng.standard_normal([STEPS, cfg["global_batch"], *feature]).astype("float32")
+    y = rng.standard_normal([STEPS, cfg["global_batch"], *label]).astype("float32")
+    return x, y
+
+
+# --------------------------------------------------------------------------------------------
+# Capture (one process per rank)
+# --------------------------------------------------------------------------------------------
+
+class Recorder:
+    """Writes numbered stage files; holds the dist program once mix2dist has seen it."""
+
+    def __init__(self, out_dir: Path):
+        self.out_dir = out_dir
+        self.count = 0
+        self.dist_program = None
+        self.written: list[str] = []
+        self.param_names: list[str] = []
+        self.data_names: list[str] = []
+
+    def dump(self, stage: str, program) -> None:
+        name = f"{self.count:02d}_{stage}.pir"
+        self.count += 1
+        (self.out_dir / name).write_text(str(program))
+        self.written.append(name)
+
+
+def annotate_grad_links(block, state) -> list:
+    """Give each forward op that has grad ops `op_id:N` and its grad ops `grad_of:N`."""
+    touched = []
+    next_id = 0
+    for op in block.ops:
+        grads = state.op_to_opgrad[op] if op in state.op_to_opgrad else []
+        if not grads:
+            continue
+        op.set_int_attr("op_id", next_id)
+        touched.append((op, "op_id"))
+        for grad_op in grads:
+            if grad_op.has_attr("grad_of"):
+                continue  # a grad op shared by two forward ops keeps its first link
+            grad_op.set_int_attr("grad_of", next_id)
+            touched.append((grad_op, "grad_of"))
+        next_id += 1
+    return touched
+
+
+def install_hooks(rec: Recorder) -> None:
+    import paddle
+    import paddle.autograd.ir_backward as ir_backward
+    import paddle.distributed.auto_parallel.static.engine as engine_mod
+    from paddle.distributed.auto_parallel.process_mesh import ProcessMesh
+    from paddle.distributed.auto_parallel.static.pir_pass import RemovePasses
+
+    engine_mod.Engine._init_comm = lambda self: None
+    engine_mod.Engine._initialize = lambda self, mode, init_parameters=True: None
+
+    original_rank_by_dim = ProcessMesh.get_rank_by_dim_and_process_id
+
+    def rank_by_dim(self, dim, process_id):
+        return int(np.asarray(original_rank_by_dim(self, dim, process_id)).reshape(-1)[0])
+
+    ProcessMesh.get_rank_by_dim_and_process_id = rank_by_dim
+
+    def around(name, fn, program_of):
+        def wrapped(*args, **kwargs):
+            program = program_of(*args)
+            rec.dump(f"before_{name}", program)
+            result = fn(*args, **kwargs)
+            rec.dump(f"after_{name}", program)
+            return result
+        return wrapped
+
+    first = {"mix2dist": True, "op_role": True, "unuseful": 0}
+    original_mix2dist = engine_mod.apply_mix2dist_pass
+
+    def mix2dist(program, *args, **kwargs):
+        if first["mix2dist"]:
+            rec.dist_program = program
+            first["mix2dist"] = False
+        return original_mix2dist(program, *args, **kwargs)
+
+    engine_mod.apply_mix2dist_pass = mix2dist
+
+    original_op_role = engine_mod.set_all_ops_op_role
+
+    def set_op_role(block, role):
+        result = original_op_role(block, role)
+        if first["op_role"] and rec.dist_program is not None:
+            first["op_role"] = False
+            rec.dump("forward_dist", rec.dist_program)
+            rec.param_names, rec.data_names = program_names(rec.dist_program)
+        return result
+
+    engine_mod.set_all_ops_op_role = set_op_role
+
+    engine_mod.complete_chunk_id = around(
+        "complete_chunk_id", engine_mod.complete_chunk_id, lambda program, *a: program)
+    engine_mod.check_chunk_id = around(
+        "check_chunk_id", engine_mod.check_chunk_id, lambda program, *a: program)
+    RemovePasses.remove_other_rank_op_pass = staticmethod(around(
+        "remove_other_rank_op_pass", RemovePasses.remove_other_rank_op_pass,
+        lambda program, *a: program))
+
+    original_chunk = ir_backward._complete_grad_op_chunk_id
+
+    def grad_chunk(block, state):
+        touched = annotate_grad_links(block, state)
+        rec.dump("before_grad_chunk_id", block.program)
+        result = original_chunk(block, state)
+        rec.dump("after_grad_chunk_id", block.program)
+        # later stages stay Paddle's own text: drop our link attributes again
+        for op, attr in touched:
+            op.erase_attr(attr)
+        return result
+
+    ir_backward._complete_grad_op_chunk_id = grad_chunk
+
+    original_new_pass = engine_mod.new_pass
+
+    def new_pass(name, *args, **kwargs):
+        pass_obj = original_new_pass(name, *args, **kwargs)
+        if name == "auto_parallel_gradient_merge_pass":
+            pass_obj.apply = around("gradient_merge", pass_obj.apply,
+                                    lambda mains, *a: mains[0])
+        return pass_obj
+
+    engine_mod.new_pass = new_pass
+
+    libpir = paddle.base.libpaddle.pir
+    libpir.apply_dist2dense_pass = around(
+        "dist2dense", libpir.apply_dist2dense_pass, lambda program, *a: program)
+
+    original_unuseful = engine_mod.remove_unuseful_comm_op_pass
+
+    def unuseful(program):
+        result = original_unuseful(program)
+        first["unuseful"] += 1
+        stage = "after_remove_unuseful_comm_op" if first["unuseful"] == 1 else "dense_final"
+        rec.dump(stage, program)
+        return result
+
+    engine_mod.remove_unuseful_comm_op_pass = unuseful
+
+    original_pipeline = engine_mod.pipeline_pass
+
+    def pipeline(mains, startups, strategy):
+        rec.dump("before_pipeline_pass", mains[0])
+        return original_pipeline(mains, startups, strategy)
+
+    engine_mod.pipeline_pass = pipeline
+
+
+def make_strategy(cfg: dict):
+    import paddle.distributed as dist
+
+    strategy = dist.Strategy()
+    strategy.auto_mode = "semi"
+    strategy.reinit = True
+    if cfg["kind"] == "pp":
+        pipeline = strategy.pipeline
+        pipeline.enable = True
+        pipeline.schedule_mode = cfg["schedule"]
+        pipeline.pp_degree = cfg["pp"]
+        pipeline.accumulate_steps = cfg["micro_batches"]
+        pipeline.micro_batch_size = cfg["global_batch"] // cfg["micro_batches"] // cfg["dp"]
+        if cfg["schedule"] == "VPP":
+            pipeline.vpp_degree = cfg["vpp"]
+            pipeline.vpp_seg_method = cfg["seg_method"]
+    return strategy
+
+
+def make_loader(cfg: dict):
+    import paddle
+
+    x, y = make_data(cfg)
+
+    class Batches(paddle.io.Dataset):
+        def __init__(self):
+            self.x = x.reshape(-1, *x.shape[2:])
+            self.y = y.reshape(-1, *y.shape[2:])
+
+        def __getitem__(self, i):
+            return self.x[i], self.y[i]
+
+        def __len__(self):
+            return len(self.x)
+
+    return paddle.io.DataLoader(Batches(), batch_size=cfg["global_batch"], shuffle=False)
+
+
+def program_names(program) -> tuple[list[str], list[str]]:
+    params, datas = [], []
+    for op in program.global_block().ops:
+        if op.name() == "builtin.parameter":
+            params.append(op.str_attr("parameter_name"))
+        elif op.name() == "pd_op.data":
+            datas.append(op.str_attr("name"))
+    return params, datas
+
+
+def capture(cfg_name: str, rank: int) -> None:
+    cfg = CONFIGS[cfg_name]
+    os.environ["PADDLE_TRAINERS_NUM"] = str(cfg["world_size"])
+    os.environ["PADDLE_TRAINER_ID"] = str(rank)
+    endpoints = [f"127.0.0.1:{6170 + i}" for i in range(cfg["world_size"])]
+    os.environ["PADDLE_TRAINER_ENDPOINTS"] = ",".join(endpoints)
+    os.environ["PADDLE_CURRENT_ENDPOINT"] = endpoints[rank]
+    os.environ["FLAGS_enable_pir_api"] = "1"
+
+    import paddle
+    import paddle.distributed as dist
+    from paddle import nn
+    from paddle.distributed.auto_parallel.static.process_group import get_all_process_groups
+
+    paddle.base.set_flags({"FLAGS_enable_pir_api": 1})
+    out_dir = DATA_DIR / cfg_name / f"rank{rank}"
+    shutil.rmtree(out_dir, ignore_errors=True)
+    out_dir.mkdir(parents=True)
+    rec = Recorder(out_dir)
+    install_hooks(rec)
+
+    model, meshes = build_model(cfg, distributed=True)
+    structured = {k: v.name for k, v in model.state_dict().items()}
+    loader = make_loader(cfg)
+    if cfg["kind"] == "pp":
+        shard_dims = "dp" if cfg["dp"] > 1 else None
+        dist_loader = dist.shard_dataloader(loader, meshes=[meshes[0], meshes[-1]], shard_dims=shard_dims)
+    else:
+        dist_loader = dist.shard_dataloader(loader, meshes=meshes[0])
+    optimizer = paddle.optimizer.SGD(learning_rate=LEARNING_RATE, parameters=model.parameters())
+    strategy = make_strategy(cfg)
+
+    error = None
+    try:
+        dist_model = dist.to_static(model, dist_loader, nn.MSELoss(), optimizer, strategy)
+        dist_model.train()
+    except Exception as exc:  # record what failed; keep the stages captured so far
+        import traceback
+        error = traceback.format_exc()
+        (out_dir / "FAILED.txt").write_text(error)
+        print(error, file=sys.stderr)
+
+    summary = dict(cfg)
+    summary.update(name=cfg_name, rank=rank, steps=STEPS, lr=LEARNING_RATE,
+                   micro_batch_size=cfg["global_batch"] // cfg["micro_batches"] // cfg["dp"],
+                   stages=rec.written, failed=error is not None,
+                   structured_param_names=structured)
+    summary.update(param_names=rec.param_names, data_names=rec.data_names)
+    groups = {str(g.id): list(g.ranks) for g in get_all_process_groups()}
+    (out_dir / "process_groups.json").write_text(json.dumps(groups, indent=1) + "\n")
+
+    if error is None:
+        engine = dist_model._engine
+        plan = engine._job_plan
+        if plan is not None:
+            jobs = [f"{job.type()}:{job.micro_batch_id()}" for job in plan.job_list()]
+            (out_dir / "jobs.txt").write_text("\n".join(jobs) + "\n")
+            for job_type in plan.job_types():
+                name = f"job_{job_type}.pir"
+                (out_dir / name).write_text(str(plan.ir_program(job_type)))
+                rec.written.append(name)
+            summary["jobs"] = jobs
+        summary["stages"] = rec.written
+    (out_dir / "config.json").write_text(json.dumps(summary, indent=1) + "\n")
+
+
+# --------------------------------------------------------------------------------------------
+# Reference numerics (single process, no distribution)
+# --------------------------------------------------------------------------------------------
+
+def reference(cfg_name: str) -> None:
+    import paddle
+    from paddle import nn
+
+    cfg = CONFIGS[cfg_name]
+    cfg_dir = DATA_DIR / cfg_name
+    rank0 = json.loads((cfg_dir / "rank0" / "config.json").read_text())
+    name_of = rank0["structured_param_names"]  # structured name -> program parameter name
+    input_name, label_name = rank0["data_names"]
+
+    model, _ = build_model(cfg, distributed=False)
+    state = {k: v.numpy() for k, v in model.state_dict().items()}
+    assert set(state) == set(name_of), (sorted(state), sorted(name_of))
+    params = {name_of[k]: v for k, v in state.items()}
+    missing = set(rank0["param_names"]) - set(params)
+    assert not missing, f"program parameters without values: {missing}"
+
+    x, y = make_data(cfg)
+    optimizer = paddle.optimizer.SGD(learning_rate=LEARNING_RATE, parameters=model.parameters())
+    loss_fn = nn.MSELoss()
+    losses = []
+    for step in range(STEPS):
+        loss = loss_fn(model(paddle.to_tensor(x[step])), paddle.to_tensor(y[step]))
+        loss.backward()
+        optimizer.step()
+        optimizer.clear_grad()
+        losses.append(float(loss.numpy()))
+    final = {name_of[k]: v.numpy() for k, v in model.state_dict().items()}
+
+    np.savez(cfg_dir / "params.npz", **params)
+    np.savez(cfg_dir / "params_final.npz", **final)
+    np.savez(cfg_dir / "data.npz", **{input_name: x, label_name: y})
+    (cfg_dir / "reference.json").write_text(json.dumps({"losses": losses}, indent=1) + "\n")
+
+
+def write_example(cfg_name: str) -> None:
+    cfg = CONFIGS[cfg_name]
+    src = DATA_DIR / cfg_name
+    dst = EXAMPLES_DIR / cfg_name
+    dst.mkdir(parents=True, exist_ok=True)
+    forward = sorted((src / "rank0").glob("*_forward_dist.pir"))[0]
+    shutil.copyfile(forward, dst / "forward.pir")
+    for name in ("params.npz", "data.npz", "reference.json", "params_final.npz"):
+        shutil.copyfile(src / name, dst / name)
+    seg = cfg["seg_method"]
+    (dst / "config.toml").write_text(
+        "# Captured from PaddlePaddle 3.3.1 by tools/capture_paddle.py; forward.pir is rank 0's\n"
+        "# forward_dist stage (the global view after mix2dist and forward op roles).\n"
+        "[parallel]\n"
+        f"world_size = {cfg['world_size']}\n"
+        f"pp = {cfg['pp']}\n"
+        f"vpp = {cfg['vpp']}\n"
+        f"mp = {cfg['mp']}\n"
+        f"dp = {cfg['dp']}\n"
+        f"schedule = \"{cfg['schedule']}\"\n"
+        f"micro_batches = {cfg['micro_batches']}\n"
+        f"seg_method = \"{seg}\"\n"
+        "\n[train]\n"
+        "optimizer = \"sgd\"\n"
+        f"lr = {LEARNING_RATE}\n"
+        f"steps = {STEPS}\n"
+        "\n[check]\n"
+        "rtol = 1e-5\n")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("configs", nargs="*", help=f"default: all of {', '.join(CONFIGS)}")
+    parser.add_argument("--worker", choices=["capture", "reference"], help=argparse.SUPPRESS)
+    parser.add_argument("--rank", type=int, default=0, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+
+    if args.worker == "capture":
+        capture(args.configs[0], args.rank)
+        return 0
+    if args.worker == "reference":
+        reference(args.configs[0])
+        return 0
+
+    status = 0
+    for name in args.configs or list(CONFIGS):
+        cfg = CONFIGS[name]
+        for rank in range(cfg["world_size"]):
+            print(f"== {name} rank {rank}", flush=True)
+            rc = subprocess.call([sys.executable, __file__, name, "--worker", "capture",
+                                  "--rank", str(rank)], cwd=REPO)
+            status |= rc
+        print(f"== {name} reference", flush=True)
+        rc = subprocess.call([sys.executable, __file__, name, "--worker", "reference"], cwd=REPO)
+        status |= rc
+        if rc == 0:
+            write_example(name)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
