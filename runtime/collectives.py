@@ -74,7 +74,8 @@ class RankFailedError(CommunicationError):
 
     def __init__(self, rank: int, original: BaseException):
         self.original = original
-        super().__init__(f"failed: {type(original).__name__}: {original}", rank)
+        self.rank = rank
+        Exception.__init__(self, f"rank {rank} failed: {type(original).__name__}: {original}")
 
 
 class CommAbortedError(CommunicationError):

@@ -151,18 +151,22 @@ class MpiCommunicator(Communicator):
         self._pending.clear()
 
 
-def run_mpi(fn: Callable[[MpiCommunicator], Any], groups: Iterable[Iterable[int]] = ()) -> Any:
+def run_mpi(
+    fn: Callable[[Communicator], Any],
+    groups: Iterable[Iterable[int]] = (),
+    communicator: Callable[..., Communicator] | None = None,
+) -> Any:
     """Run `fn(comm)` as this process's rank; on any exception print it and abort the whole job.
 
-    Creates an `MpiCommunicator` over COMM_WORLD with `groups` (see there), calls `fn`, waits for
-    outstanding sends and returns `fn`'s result. If `fn` (or setting up) raises, the traceback is
+    Creates `communicator(groups)` (default `MpiCommunicator`; pass `NcclCommunicator` for GPUs)
+    over COMM_WORLD, calls `fn`, waits for outstanding sends and returns `fn`'s result. If `fn` (or setting up) raises, the traceback is
     printed on stderr prefixed with the rank, then `MPI.COMM_WORLD.Abort(1)` ends every process of
     the job with a non-zero exit code, so no peer waits forever on a message that will not come.
     """
     MPI = _mpi()
     rank = MPI.COMM_WORLD.Get_rank()
     try:
-        comm = MpiCommunicator(groups)
+        comm = (communicator or MpiCommunicator)(list(groups))
         result = fn(comm)
         comm.wait_sends()
         return result

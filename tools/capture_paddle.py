@@ -66,7 +66,9 @@ CONFIGS: dict[str, dict] = {
 # --------------------------------------------------------------------------------------------
 
 def build_model(cfg: dict, distributed: bool):
-    """Return (layer, meshes). With distributed=False no dist API is touched."""
+    """Return (layer, meshes). With distributed=False no dist API is touched.
+
+    Both variants draw their initial values in the same order from the same seed."""
     import paddle
     import paddle.distributed as dist
     import paddle.nn.functional as F
@@ -229,10 +231,14 @@ def install_hooks(rec: Recorder) -> None:
     engine_mod.Engine._init_comm = lambda self: None
     engine_mod.Engine._initialize = lambda self, mode, init_parameters=True: None
 
-    original_rank_by_dim = ProcessMesh.get_rank_by_dim_and_process_id
-
     def rank_by_dim(self, dim, process_id):
-        return int(np.asarray(original_rank_by_dim(self, dim, process_id)).reshape(-1)[0])
+        # Paddle 3.3.1 does int() on a 1-element array, which NumPy 2 rejects.
+        if process_id not in self.process_ids:
+            return -1
+        if dim is None:
+            return 0
+        axis = dim if isinstance(dim, int) else self.dim_names.index(dim)
+        return int(np.argwhere(np.asarray(self.mesh) == process_id)[0][axis])
 
     ProcessMesh.get_rank_by_dim_and_process_id = rank_by_dim
 

@@ -147,9 +147,14 @@ def compute_dtype(xp: Any, x: Any) -> Any:
 
     Paddle's norm/softmax/loss kernels accumulate half-precision inputs in float32 (its "MPType").
     """
-    if x.dtype == getattr(xp, "float16", None) or x.dtype == getattr(xp, "bfloat16", None):
+    return widened(xp, x.dtype)
+
+
+def widened(xp: Any, dtype: Any) -> Any:
+    """float32 for the 16-bit float dtypes, ``dtype`` itself otherwise (see ``compute_dtype``)."""
+    if dtype == getattr(xp, "float16", None) or dtype == getattr(xp, "bfloat16", None):
         return xp.float32
-    return x.dtype
+    return dtype
 
 
 def _flatten(value: Any) -> Any:

@@ -1,0 +1,111 @@
+"""Reduction kernels and their gradients: mean, sum, mean_all.
+
+``axis`` is an ``IntArray``: an operand in PIR (a ``pd_op.full_int_array`` result) or, in
+hand-written programs, an attribute. An empty axis list means "all axes", as in Paddle; negative
+axes count from the end.
+
+Sources: ``paddle/phi/ops/yaml/ops.yaml`` (mean, sum, mean_all), ``backward.yaml`` (mean_grad,
+sum_grad, mean_all_grad); operand orders checked against Paddle 3.3.1's ``pd_op.h``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .operands import compute_dtype, dtype_from_name, int_values, normalize_axis, widened
+from .registry import kernel
+
+
+def _axes(inputs: list, attrs: dict, ndim: int, op_name: str, operand_index: int) -> tuple[int, ...]:
+    """Reduced axes, sorted and non-negative; all axes for an empty list or ``reduce_all``."""
+    if len(inputs) > operand_index and inputs[operand_index] is not None:
+        axis = int_values(inputs[operand_index])
+    else:
+        axis = int_values(attrs.get("axis", []))
+    if not axis or attrs.get("reduce_all", False):
+        return tuple(range(ndim))
+    return tuple(sorted({normalize_axis(a, ndim, op_name) for a in axis}))
+
+
+def _expand_to(xp: Any, out_grad: Any, x: Any, axes: tuple[int, ...], keepdim: bool) -> Any:
+    """Broadcast a reduction's ``out_grad`` back to x's shape."""
+    if not keepdim:
+        kept = [1 if i in axes else int(n) for i, n in enumerate(x.shape)]
+        out_grad = xp.reshape(out_grad, tuple(kept))
+    return xp.broadcast_to(out_grad, tuple(x.shape))
+
+
+def _count(x: Any, axes: tuple[int, ...]) -> int:
+    count = 1
+    for a in axes:
+        count *= int(x.shape[a])
+    return count
+
+
+@kernel("pd_op.mean")
+def mean(xp: Any, inputs: list, attrs: dict) -> list:
+    """``mean(x, axis={}, keepdim=false) -> out``: arithmetic mean over ``axis``.
+
+    Computed in ``compute_dtype`` (float32 for 16-bit floats), returned in x's dtype. A 0-d
+    result for a full reduction without ``keepdim``.
+    """
+    x = inputs[0]
+    axes = _axes(inputs, attrs, x.ndim, "pd_op.mean", 1)
+    wide = xp.astype(x, compute_dtype(xp, x))
+    out = xp.mean(wide, axis=axes, keepdims=attrs.get("keepdim", False)) if axes else wide
+    return [xp.astype(out, x.dtype)]
+
+
+@kernel("pd_op.mean_grad")
+def mean_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``mean_grad(x, out_grad, axis, keepdim=false, reduce_all=false) -> x_grad``:
+    ``out_grad`` broadcast over the reduced axes, divided by the number of reduced elements."""
+    x, out_grad = inputs[0], inputs[1]
+    axes = _axes(inputs, attrs, x.ndim, "pd_op.mean_grad", 2)
+    grad = _expand_to(xp, out_grad, x, axes, attrs.get("keepdim", False))
+    return [xp.astype(grad / float(max(_count(x, axes), 1)), x.dtype)]
+
+
+@kernel("pd_op.mean_all")
+def mean_all(xp: Any, inputs: list, attrs: dict) -> list:
+    """``mean_all(x) -> out``: the mean of all elements, a 0-d tensor."""
+    x = inputs[0]
+    return [xp.astype(xp.mean(xp.astype(x, compute_dtype(xp, x))), x.dtype)]
+
+
+@kernel("pd_op.mean_all_grad")
+def mean_all_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``mean_all_grad(x, out_grad) -> x_grad = out_grad / numel(x)`` broadcast to x's shape."""
+    x, out_grad = inputs
+    grad = xp.broadcast_to(xp.reshape(out_grad, ()), tuple(x.shape))
+    return [xp.astype(grad / float(max(_count(x, tuple(range(x.ndim))), 1)), x.dtype)]
+
+
+@kernel("pd_op.sum")
+def sum_(xp: Any, inputs: list, attrs: dict) -> list:
+    """``sum(x, axis={}, dtype=Undefined, keepdim=false) -> out``.
+
+    Output dtype: ``dtype`` if given; otherwise int64 for bool/int32 x (Paddle's rule) and x's
+    dtype else. 16-bit floats accumulate in float32.
+
+    Raises:
+        KernelError: unknown ``dtype``.
+    """
+    x = inputs[0]
+    axes = _axes(inputs, attrs, x.ndim, "pd_op.sum", 1)
+    out_dtype = dtype_from_name(xp, attrs.get("dtype"), "pd_op.sum")
+    if out_dtype is None:
+        out_dtype = xp.int64 if x.dtype in (xp.bool, xp.int32) else x.dtype
+    values = xp.astype(x, widened(xp, out_dtype))
+    out = xp.sum(values, axis=axes, keepdims=attrs.get("keepdim", False)) if axes else values
+    return [xp.astype(out, out_dtype)]
+
+
+@kernel("pd_op.sum_grad")
+def sum_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``sum_grad(x, out_grad, axis, keepdim, reduce_all=false) -> x_grad``: ``out_grad``
+    broadcast over the reduced axes, in x's dtype."""
+    x, out_grad = inputs[0], inputs[1]
+    axes = _axes(inputs, attrs, x.ndim, "pd_op.sum_grad", 2)
+    grad = _expand_to(xp, out_grad, x, axes, attrs.get("keepdim", False))
+    return [xp.astype(grad, x.dtype)]

@@ -1,0 +1,444 @@
+"""Pipeline schedules: the per-stage job lists of Paddle's pipeline scheduler passes, a simulator that
+times them with unit op costs, and the body of `rulepass jobs`.
+
+A job is (type, micro_batch), printed `type:micro_batch`. Types:
+
+- `forward` / `backward` (`forward{c}` / `backward{c}` for chunk c under VPP): run that program of the
+  stage on one micro-batch.
+- `recv_forward[c]`: receive the micro-batch's activation from the previous (virtual) stage; 1F1B and
+  VPP schedule it as its own job so it can overlap the backward before it.
+- `send_backward[c]`: send the input gradient to the previous (virtual) stage.
+- `optimizer`: the optimizer step, once, micro-batch 0.
+
+Where a schedule has no explicit `recv_forward`/`send_backward` job (FThenB, Eager1F1B), the forward job
+receives its input and the backward job sends its gradient itself. In every schedule the forward job
+sends its activation to the next stage and the backward job receives its output gradient first.
+
+Virtual stages (VPP): chunk c of stage s is virtual stage c * pp + s, so the forward of chunk c on the
+last stage feeds chunk c + 1 on stage 0 (`previous_virtual_stage`, `next_virtual_stage`).
+
+Reimplements (read, not copied) Paddle 3.3.1
+`python/paddle/distributed/passes/pipeline_scheduler_pass/`: `pipeline_fthenb.py`, `pipeline_1f1b.py`
+(`_create_job_list_in_pir`), `pipeline_eager_1f1b.py` and `pipeline_vpp.py` (`_pir_create_job_list`,
+without the `split_backward` zero-bubble variant).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+import attrs
+
+__all__ = [
+    "SCHEDULES",
+    "ScheduleError",
+    "Job",
+    "TimedJob",
+    "Simulation",
+    "job_list",
+    "jobs_command",
+    "split_micro_batches",
+    "previous_virtual_stage",
+    "next_virtual_stage",
+    "simulate",
+    "simulate_jobs",
+    "bubble_fraction",
+    "trace_events",
+]
+
+
+class ScheduleError(ValueError):
+    """An impossible pipeline configuration or job list, found when planning (never at run time)."""
+
+
+_JOB_TYPE = re.compile(r"^(forward|backward|recv_forward|send_backward|optimizer)(\d*)$")
+
+
+@attrs.frozen
+class Job:
+    """One entry of a stage's job list: run program `type` on micro-batch `micro_batch`.
+
+    `type` is e.g. "forward", "recv_forward1", "send_backward0", "optimizer" (see the module doc).
+    Raises ScheduleError for an unknown type or a negative micro-batch.
+    """
+
+    type: str
+    micro_batch: int = 0
+
+    def __attrs_post_init__(self) -> None:
+        if not _JOB_TYPE.match(self.type):
+            raise ScheduleError(f"unknown job type {self.type!r}")
+        if self.micro_batch < 0:
+            raise ScheduleError(f"job {self.type} has negative micro-batch {self.micro_batch}")
+
+    @property
+    def kind(self) -> str:
+        """The type without its chunk number: forward, backward, recv_forward, send_backward, optimizer."""
+        return _JOB_TYPE.match(self.type).group(1)
+
+    @property
+    def chunk(self) -> int:
+        """The VPP model chunk the job runs (0 when the type carries no chunk number)."""
+        digits = _JOB_TYPE.match(self.type).group(2)
+        return int(digits) if digits else 0
+
+    def __str__(self) -> str:
+        return f"{self.type}:{self.micro_batch}"
+
+    @classmethod
+    def parse(cls, text: str) -> Job:
+        """Parse `type:micro_batch` (the printed form). Raises ScheduleError when malformed."""
+        type_, sep, micro_batch = text.partition(":")
+        if not sep or not micro_batch.isdigit():
+            raise ScheduleError(f"job {text!r} is not of the form type:micro_batch")
+        return cls(type_, int(micro_batch))
+
+
+# -- job lists --------------------------------------------------------------------------------------
+
+
+def _fthenb(pp: int, stage: int, micro_batches: int, vpp: int) -> list[Job]:
+    """All forwards, then all backwards (pipeline_fthenb.py)."""
+    jobs = [Job("forward", i) for i in range(micro_batches)]
+    jobs += [Job("backward", i) for i in range(micro_batches)]
+    return jobs + [Job("optimizer", 0)]
+
+
+def _one_f_one_b(pp: int, stage: int, micro_batches: int, vpp: int) -> list[Job]:
+    """1F1B as Paddle builds it for PIR (pipeline_1f1b.py, `_create_job_list_in_pir`).
+
+    Stage s first runs pp - s forwards (one more than Megatron's warm-up: the extra forward fills
+    the wait for the first gradient), then alternates backward / forward, then drains the backwards.
+    Each forward is preceded by its `recv_forward`; in the steady phase the `recv_forward` of the next
+    forward and the `send_backward` of the current backward sit between the two computations.
+    """
+    if micro_batches < pp:
+        raise ScheduleError(
+            f"1F1B needs at least as many micro-batches as pipeline stages: got {micro_batches} "
+            f"micro-batches for pp={pp}; use --micro-batches >= {pp}"
+        )
+    warmup = pp - stage
+    jobs: list[Job] = []
+    for forward in range(warmup):
+        jobs += [Job("recv_forward", forward), Job("forward", forward)]
+    for backward in range(micro_batches - warmup):
+        forward = backward + warmup
+        jobs += [Job("backward", backward), Job("recv_forward", forward), Job("send_backward", backward),
+                 Job("forward", forward)]
+    for backward in range(micro_batches - warmup, micro_batches):
+        jobs += [Job("backward", backward), Job("send_backward", backward)]
+    return jobs + [Job("optimizer", 0)]
+
+
+def _eager_one_f_one_b(pp: int, stage: int, micro_batches: int, vpp: int) -> list[Job]:
+    """Eager 1F1B (pipeline_eager_1f1b.py): 2(pp - s) - 1 warm-up forwards, then backward/forward
+    pairs, then the remaining backwards. No separate recv/send jobs."""
+    warmup = 2 * (pp - stage) - 1
+    if micro_batches < warmup:
+        raise ScheduleError(
+            f"Eager1F1B stage {stage} of pp={pp} runs 2*(pp-stage)-1 = {warmup} warm-up forwards, "
+            f"so it needs at least {warmup} micro-batches, got {micro_batches}"
+        )
+    jobs = [Job("forward", i) for i in range(warmup)]
+    for backward in range(micro_batches - warmup):
+        jobs += [Job("backward", backward), Job("forward", backward + warmup)]
+    jobs += [Job("backward", i) for i in range(micro_batches - warmup, micro_batches)]
+    return jobs + [Job("optimizer", 0)]
+
+
+def _vpp_chunk(step: int, pp: int, vpp: int, micro_batches: int, forward: bool) -> int:
+    """The model chunk of the step-th forward (or backward) of a stage under VPP.
+
+    Micro-batches go through the chunks in rounds of pp: pp forwards of chunk 0, pp of chunk 1, ...
+    When pp does not divide the micro-batch count, the last partial round uses rounds of the
+    remainder instead. Backwards visit the chunks in reverse.
+    """
+    round_steps = pp * vpp
+    full_steps = (micro_batches // pp) * round_steps
+    if step < full_steps:
+        chunk = (step % round_steps) // pp
+    else:
+        chunk = (step - full_steps) // (micro_batches % pp)
+    return chunk if forward else vpp - 1 - chunk
+
+
+def _vpp(pp: int, stage: int, micro_batches: int, vpp: int) -> list[Job]:
+    """Interleaved 1F1B over vpp model chunks per stage (pipeline_vpp.py, `_pir_create_job_list`).
+
+    A stage runs micro_batches * vpp forward steps and as many backward steps. Warm-up: every forward
+    when micro_batches == pp, else 2(pp - s - 1) + (vpp - 1) pp forwards, plus one (PIR), at most all.
+    The steady phase and cool-down place recv_forward / send_backward as 1F1B does.
+    """
+    if micro_batches < pp:
+        raise ScheduleError(
+            f"VPP needs at least as many micro-batches as pipeline stages: got {micro_batches} "
+            f"micro-batches for pp={pp}; use --micro-batches >= {pp}"
+        )
+    total = micro_batches * vpp
+    if micro_batches == pp:
+        warmup = total
+    else:
+        warmup = min(total, 2 * (pp - stage - 1) + (vpp - 1) * pp)
+    warmup = min(total, warmup + 1)
+    forward_count = [0] * vpp
+    backward_count = [0] * vpp
+
+    def next_job(kind: str, step: int) -> tuple[int, int]:
+        forward = kind == "forward"
+        chunk = _vpp_chunk(step, pp, vpp, micro_batches, forward)
+        counts = forward_count if forward else backward_count
+        counts[chunk] += 1
+        return chunk, counts[chunk] - 1
+
+    jobs: list[Job] = []
+    for step in range(warmup):
+        chunk, micro_batch = next_job("forward", step)
+        jobs += [Job(f"recv_forward{chunk}", micro_batch), Job(f"forward{chunk}", micro_batch)]
+    for step in range(total - warmup):
+        f_chunk, f_micro_batch = next_job("forward", step + warmup)
+        b_chunk, b_micro_batch = next_job("backward", step)
+        jobs += [
+            Job(f"backward{b_chunk}", b_micro_batch),
+            Job(f"recv_forward{f_chunk}", f_micro_batch),
+            Job(f"send_backward{b_chunk}", b_micro_batch),
+            Job(f"forward{f_chunk}", f_micro_batch),
+        ]
+    for step in range(total - warmup, total):
+        chunk, micro_batch = next_job("backward", step)
+        jobs += [Job(f"backward{chunk}", micro_batch), Job(f"send_backward{chunk}", micro_batch)]
+    return jobs + [Job("optimizer", 0)]
+
+
+SCHEDULES: dict[str, Callable[[int, int, int, int], list[Job]]] = {
+    "FThenB": _fthenb,
+    "1F1B": _one_f_one_b,
+    "Eager1F1B": _eager_one_f_one_b,
+    "VPP": _vpp,
+}
+"""Schedule name (as in Paddle's `pipeline_scheduler_<name>` pass) -> job list builder."""
+
+
+def _schedule(name: str) -> Callable[[int, int, int, int], list[Job]]:
+    for known, builder in SCHEDULES.items():
+        if known.lower() == name.lower():
+            return builder
+    raise ScheduleError(f"unknown schedule {name!r}; expected one of {', '.join(SCHEDULES)}")
+
+
+def _check(schedule: str, pp: int, stage: int, micro_batches: int, vpp: int) -> None:
+    if pp < 1:
+        raise ScheduleError(f"pp must be at least 1, got {pp}")
+    if not 0 <= stage < pp:
+        raise ScheduleError(f"stage must be in [0, {pp}) for pp={pp}, got {stage}")
+    if micro_batches < 1:
+        raise ScheduleError(f"micro-batches must be at least 1, got {micro_batches}")
+    if vpp < 1:
+        raise ScheduleError(f"vpp must be at least 1, got {vpp}")
+    if vpp != 1 and _schedule(schedule) is not _vpp:
+        raise ScheduleError(f"{schedule} has one model chunk per stage; --vpp {vpp} needs --schedule VPP")
+
+
+def job_list(schedule: str, pp: int, stage: int, micro_batches: int, vpp: int = 1) -> list[Job]:
+    """The job list stage `stage` of a `pp`-stage pipeline runs for one step of `micro_batches`.
+
+    `schedule`: a key of SCHEDULES (case-insensitive). `vpp`: model chunks per stage, VPP only.
+    Raises ScheduleError for an unknown schedule or an impossible configuration (e.g. fewer
+    micro-batches than stages for 1F1B and VPP).
+    """
+    _check(schedule, pp, stage, micro_batches, vpp)
+    return _schedule(schedule)(pp, stage, micro_batches, vpp)
+
+
+def jobs_command(schedule: str, pp: int, vpp: int | None, stage: int, micro_batches: int) -> str:
+    """The output line of `rulepass jobs`: the job list as space-separated `type:micro_batch` tokens.
+
+    `vpp` None means 1. Raises ScheduleError (exit 1 in the CLI) for impossible configurations.
+    """
+    return " ".join(str(job) for job in job_list(schedule, pp, stage, micro_batches, 1 if vpp is None else vpp))
+
+
+def split_micro_batches(batch_size: int, micro_batches: int) -> list[slice]:
+    """Slices of axis 0 cutting a batch of `batch_size` samples into `micro_batches` equal parts.
+
+    Raises ScheduleError when either is below 1 or `micro_batches` does not divide `batch_size`
+    (Paddle's accumulate_steps must divide the global batch, like `micro_batch_size * acc_steps`).
+    """
+    if batch_size < 1 or micro_batches < 1:
+        raise ScheduleError(f"batch size ({batch_size}) and micro-batches ({micro_batches}) must be at least 1")
+    if batch_size % micro_batches:
+        raise ScheduleError(
+            f"{micro_batches} micro-batches do not divide the batch of {batch_size} samples; "
+            f"choose a divisor of {batch_size}"
+        )
+    size = batch_size // micro_batches
+    return [slice(i * size, (i + 1) * size) for i in range(micro_batches)]
+
+
+def previous_virtual_stage(stage: int, chunk: int, pp: int) -> tuple[int, int] | None:
+    """(stage, chunk) whose forward output feeds chunk `chunk` of `stage`; None for the first."""
+    virtual = chunk * pp + stage - 1
+    return None if virtual < 0 else (virtual % pp, virtual // pp)
+
+
+def next_virtual_stage(stage: int, chunk: int, pp: int, vpp: int = 1) -> tuple[int, int] | None:
+    """(stage, chunk) that consumes the forward output of chunk `chunk` of `stage`; None for the last."""
+    virtual = chunk * pp + stage + 1
+    return None if virtual >= pp * vpp else (virtual % pp, virtual // pp)
+
+
+# -- simulation -------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class TimedJob:
+    """A job as simulated on one stage: `start` and `end` in cost units (forward = forward_cost)."""
+
+    job: Job
+    start: float
+    end: float
+
+
+@attrs.frozen
+class Simulation:
+    """Per-stage timelines of one step. `timelines[s]` lists stage s's jobs in order.
+
+    `makespan`: end of the last job. `busy[s]`: stage s's compute time. `bubble_fraction`: idle share
+    of pp * makespan.
+    """
+
+    timelines: tuple[tuple[TimedJob, ...], ...]
+
+    @property
+    def makespan(self) -> float:
+        return max((t.end for timeline in self.timelines for t in timeline), default=0.0)
+
+    @property
+    def busy(self) -> tuple[float, ...]:
+        return tuple(sum(t.end - t.start for t in timeline) for timeline in self.timelines)
+
+    @property
+    def bubble_fraction(self) -> float:
+        span = self.makespan
+        return 0.0 if span == 0 else 1.0 - sum(self.busy) / (len(self.timelines) * span)
+
+
+def simulate_jobs(
+    job_lists: Sequence[Sequence[Job]],
+    vpp: int = 1,
+    forward_cost: float = 1.0,
+    backward_cost: float = 1.0,
+    latency: float = 0.0,
+) -> Simulation:
+    """Time per-stage job lists (index = stage) executed in order, honouring data dependencies.
+
+    A forward of virtual stage v waits for the forward of v - 1 (through its recv_forward job when the
+    list has one); a backward waits for the backward of v + 1 (or, on the last virtual stage, its own
+    forward) and for its own forward. `latency` is added to every dependency between stages. Costs
+    are per job (one chunk for VPP); recv/send/optimizer jobs take no time. Raises ScheduleError when
+    the lists deadlock (a stage waits for a job no stage can reach), naming the stuck jobs.
+    """
+    pp = len(job_lists)
+    last_virtual = pp * vpp - 1
+    done: dict[tuple[str, int, int], float] = {}  # (kind, virtual stage, micro-batch) -> end
+    cursor = [0] * pp
+    clock = [0.0] * pp
+    timelines: list[list[TimedJob]] = [[] for _ in range(pp)]
+
+    def needs(stage: int, job: Job) -> list[tuple[tuple[str, int, int], float]]:
+        virtual = job.chunk * pp + stage
+        if job.kind in ("recv_forward", "forward"):
+            deps = []
+            if job.kind == "forward":
+                deps.append((("recv_forward", virtual, job.micro_batch), 0.0))
+            return deps if virtual == 0 else deps + [(("forward", virtual - 1, job.micro_batch), latency)]
+        if job.kind == "backward":
+            deps = [(("forward", virtual, job.micro_batch), 0.0)]
+            if virtual < last_virtual:
+                deps.append((("backward", virtual + 1, job.micro_batch), latency))
+            return deps
+        return []
+
+    def runnable(stage: int, job: Job) -> float | None:
+        ready = clock[stage]
+        for key, delay in needs(stage, job):
+            if key[0] == "recv_forward" and key not in done:
+                continue  # lists without recv jobs receive inside the forward
+            if key not in done:
+                return None
+            ready = max(ready, done[key] + delay)
+        return ready
+
+    progress = True
+    while progress:
+        progress = False
+        for stage in range(pp):
+            while cursor[stage] < len(job_lists[stage]):
+                job = job_lists[stage][cursor[stage]]
+                start = runnable(stage, job)
+                if start is None:
+                    break
+                cost = {"forward": forward_cost, "backward": backward_cost}.get(job.kind, 0.0)
+                end = start + cost
+                done[(job.kind, job.chunk * pp + stage, job.micro_batch)] = end
+                timelines[stage].append(TimedJob(job, start, end))
+                clock[stage] = end
+                cursor[stage] += 1
+                progress = True
+    stuck = [(s, job_lists[s][cursor[s]]) for s in range(pp) if cursor[s] < len(job_lists[s])]
+    if stuck:
+        raise ScheduleError(
+            "the job lists deadlock: " + "; ".join(f"stage {s} waits at {job}" for s, job in stuck)
+        )
+    return Simulation(tuple(tuple(t) for t in timelines))
+
+
+def simulate(
+    schedule: str,
+    pp: int,
+    micro_batches: int,
+    vpp: int = 1,
+    forward_cost: float = 1.0,
+    backward_cost: float = 1.0,
+    latency: float = 0.0,
+) -> Simulation:
+    """Simulate every stage of `schedule` (see `job_list`, `simulate_jobs`). Raises ScheduleError."""
+    lists = [job_list(schedule, pp, stage, micro_batches, vpp) for stage in range(pp)]
+    return simulate_jobs(lists, vpp, forward_cost, backward_cost, latency)
+
+
+def bubble_fraction(
+    schedule: str,
+    pp: int,
+    vpp: int,
+    micro_batches: int,
+    forward_cost: float = 1.0,
+    backward_cost: float = 1.0,
+) -> float:
+    """Idle share of the pipeline, 1 - (compute time of all stages) / (pp * makespan).
+
+    With equal forward and backward costs this is (pp-1)/(m+pp-1) for FThenB and 1F1B and
+    (pp-1)/(vpp*m+pp-1) for VPP. Raises ScheduleError for impossible configurations.
+    """
+    return simulate(schedule, pp, micro_batches, vpp, forward_cost, backward_cost).bubble_fraction
+
+
+def trace_events(simulation: Simulation, microseconds_per_unit: float = 1000.0) -> list:
+    """The compute jobs of a simulation as `trace.TraceEvent`s (one rank per stage), for a Chrome
+    trace. One cost unit lasts `microseconds_per_unit` µs."""
+    from .trace import TraceEvent
+
+    events = []
+    for stage, timeline in enumerate(simulation.timelines):
+        for timed in timeline:
+            if timed.end > timed.start:
+                events.append(
+                    TraceEvent(
+                        name=str(timed.job),
+                        rank=stage,
+                        start=timed.start * microseconds_per_unit,
+                        duration=(timed.end - timed.start) * microseconds_per_unit,
+                        category=timed.job.kind,
+                    )
+                )
+    return events
