@@ -9,6 +9,8 @@ Checks (``verify(program)``):
   ``pd_op.add_`` carries more entries than operands: a *warning*, since Paddle itself runs it);
 - each operand/result dist attribute's dims_mapping has the rank of its value's type and its mesh
   ids are distinct (meshes validate their ids at construction);
+- trailing operands that stand for attributes (made by ``full_int_array``/``full``) may lack
+  entries, as Paddle writes them for ``slice``;
 - ``dense=True`` adds the check Paddle makes after dist→dense (``VerifyDenseBlock`` in
   ``paddle/fluid/pir/dialect/distributed/transforms/dist_to_dense_pass.cc``), with its wording:
   ``Block op [NAME] still contain dist type.`` and ``The op [NAME] still has op_dist_attr.``
@@ -26,6 +28,8 @@ from .types import TensorDistAttr, VectorType, is_dist
 
 #: Ops for which Paddle itself prints more dist-attr operand entries than operands.
 _EXTRA_DIST_ENTRIES_OK = {"pd_op.add_", "pd_op.add_n_"}
+#: Producers of operands that stand for attributes (shapes, axes): Paddle may omit their entries.
+_ATTRIBUTE_LIKE_PRODUCERS = {"pd_op.full_int_array", "pd_op.full"}
 
 
 def _op_line_index(program: Program, target: Operation) -> int:
@@ -66,7 +70,12 @@ def _dist_attr_problems(op: Operation) -> list[str]:
     """What is wrong with ``op``'s dist attribute: entry counts, dims_mapping ranks."""
     d = op.dist_attr
     out = []
-    if len(d.operands) != op.num_operands:
+    if len(d.operands) < op.num_operands and all(
+        v is None or (v.owner is not None and v.owner.name in _ATTRIBUTE_LIKE_PRODUCERS)
+        for v in op._operands[len(d.operands):]
+    ):
+        pass  # Paddle's SPMD rules give no entry to trailing shape-like operands (slice's starts)
+    elif len(d.operands) != op.num_operands:
         out.append(f"{op.name}: op_dist_attr has {len(d.operands)} operand entries for "
                    f"{op.num_operands} operands")
     if len(d.results) != len(op.results):

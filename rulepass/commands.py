@@ -16,3 +16,26 @@ def command(name: str):
         return register
 
     return deco
+
+
+@command("jobs")
+def _register_jobs(sub) -> None:
+    p = sub.add_parser("jobs", help="print a pipeline schedule's job list for one stage")
+    p.add_argument("--schedule", required=True, choices=["FThenB", "1F1B", "Eager1F1B", "VPP"])
+    p.add_argument("--pp", type=int, required=True, help="pipeline degree (stages)")
+    p.add_argument("--vpp", type=int, default=None, help="virtual chunks per stage (VPP)")
+    p.add_argument("--stage", type=int, required=True, help="this stage, 0-based")
+    p.add_argument("--micro-batches", type=int, required=True, dest="micro_batches")
+    p.set_defaults(func=_run_jobs)
+
+
+def _run_jobs(args) -> int:
+    from rulepass.engine.errors import RulepassError
+    from rulepass.runtime.schedules import ScheduleError, jobs_command
+
+    try:
+        line = jobs_command(args.schedule, args.pp, args.vpp, args.stage, args.micro_batches)
+    except ScheduleError as e:
+        raise RulepassError(str(e)) from None
+    sys.stdout.write(line + "\n")
+    return 0

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -116,9 +117,11 @@ def build_model(cfg: dict, distributed: bool):
 
         def forward(self, x):
             prev = self.layer_meshes[0]
+            # with data parallelism the batch stays split along the stage's dp axis
+            placements = [dist.Shard(0)] if cfg["dp"] > 1 else [dist.Replicate()]
             for mesh, layer in zip(self.layer_meshes + [self.head_mesh], list(self.layers) + [self.head]):
                 if distributed and mesh != prev:
-                    x = dist.reshard(x, mesh, [dist.Replicate()])
+                    x = dist.reshard(x, mesh, placements)
                 prev = mesh
                 x = layer(x)
             return x
@@ -481,7 +484,12 @@ def reference(cfg_name: str) -> None:
     np.savez(cfg_dir / "params.npz", **params)
     np.savez(cfg_dir / "params_final.npz", **final)
     np.savez(cfg_dir / "data.npz", **{input_name: x, label_name: y})
-    (cfg_dir / "reference.json").write_text(json.dumps({"losses": losses}, indent=1) + "\n")
+    # the optimizer reads its learning rate from a persistable `pd_op.data` it adds itself
+    dense = "".join(f.read_text() for f in (cfg_dir / "rank0").glob("*_dense_final.pir"))
+    lr_feeds = sorted(set(re.findall(r'name:"(learning_rate[^"]*)"', dense)))
+    reference_json = {"losses": losses, "learning_rate": LEARNING_RATE,
+                      "feeds": {name: LEARNING_RATE for name in lr_feeds}}
+    (cfg_dir / "reference.json").write_text(json.dumps(reference_json, indent=1) + "\n")
 
 
 def write_example(cfg_name: str) -> None:

@@ -17,6 +17,7 @@ The table is filled by the ``@kernel("pd_op.name")`` decorator when the modules 
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 from typing import Any
 
@@ -48,12 +49,11 @@ class UnknownOpError(KeyError):
         super().__init__(op_name)
 
     def __str__(self) -> str:
-        dialect = self.op_name.partition(".")[0]
-        same_dialect = sorted(n for n in KERNELS if n.partition(".")[0] == dialect)
-        hint = ", ".join(same_dialect[:12]) + (", ..." if len(same_dialect) > 12 else "")
+        close = difflib.get_close_matches(self.op_name, KERNELS, n=3, cutoff=0.75)
+        hint = f"; did you mean {', '.join(map(repr, close))}?" if close else "."
         return (
-            f"no kernel for op {self.op_name!r}; write one with @kernel({self.op_name!r}) in "
-            f"rulepass.runtime.kernels (ops of this dialect that have one: {hint or 'none'})"
+            f"no kernel for op {self.op_name!r}{hint} To run it, register one with "
+            f"@kernel({self.op_name!r}) in a module of rulepass.runtime.kernels."
         )
 
 

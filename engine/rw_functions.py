@@ -1,0 +1,124 @@
+"""Functions that rules may call: the built-ins' arities and the registry of Python functions.
+
+A Python function becomes callable from `.rw` files with the `function` decorator::
+
+    from rulepass.engine.rw_functions import function
+
+    @function("layer_chunk")            # evaluated once per pass on the program as it was
+    def layer_chunk(program, op):
+        ...
+
+    @function(live=True)                 # evaluated on the program as it stands
+    def stage_of(program, op): ...
+
+The Python function receives the program first, then the arguments written in the rule. A non-live
+function sees a copy of the program taken when the pass started (the ops and values it is given
+are that copy's, and ops or values it returns are mapped back), and each distinct call is computed
+once per pass. It may return ints, strings, lists, types, meshes and dist attributes, which `set`
+and `retype` accept. Register functions before loading the rule files that call them: unknown
+functions are reported when rules are loaded.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Callable
+
+import attrs
+
+#: Built-in functions of the rule language → (least, most) number of arguments.
+BUILTIN_ARITY: dict[str, tuple[int, int]] = {
+    "has": (1, 1),
+    "uses": (1, 1),
+    "len": (1, 1),
+    "type": (1, 1),
+    "index": (1, 1),
+    "role": (1, 1),
+    "opname": (1, 1),
+    "producer": (1, 1),
+    "users": (1, 1),
+    "operands": (1, 1),
+    "results": (1, 1),
+    "prev": (1, 1),
+    "next": (1, 1),
+    "in_region": (3, 3),
+    "group_size": (1, 1),
+    "group_rank": (2, 2),
+    "split_axis": (1, 1),
+    "local_type": (2, 2),
+    # `any(xs)`, `all(xs)`, `first(xs)` over a list; the two-argument forms are quantifiers.
+    "any": (1, 1),
+    "all": (1, 1),
+    "first": (1, 1),
+    # Additions (docs/rule-language.md): small conversions rules need for attribute values.
+    "str": (1, 1),
+    "int": (1, 1),
+    "min": (1, 2),
+    "max": (1, 2),
+    "abs": (1, 1),
+    "range": (1, 2),
+    "sum": (1, 1),
+}
+
+
+@attrs.frozen
+class RegisteredFunction:
+    """A Python function callable from rules.
+
+    `arity` is (least, most) arguments written in the rule (the program argument not counted);
+    `most` is None for a variadic function.
+    """
+
+    name: str
+    fn: Callable
+    live: bool
+    arity: tuple
+
+
+REGISTRY: dict[str, RegisteredFunction] = {}
+
+
+def _arity_of(fn: Callable) -> tuple:
+    """(least, most) rule arguments of `fn(program, ...)`."""
+    params = list(inspect.signature(fn).parameters.values())[1:]
+    least, most = 0, 0
+    for p in params:
+        if p.kind == p.VAR_POSITIONAL:
+            return least, None
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            most += 1
+            if p.default is p.empty:
+                least += 1
+    return least, most
+
+
+def function(name: str | Callable | None = None, *, live: bool = False):
+    """Decorator registering a Python function for rules, under `name` (default: its own name).
+
+    Usable bare (`@function`) or with arguments (`@function("name", live=True)`). Raises
+    ValueError when the name is a built-in's. Returns the function unchanged.
+    """
+
+    def register(fn: Callable, fn_name: str | None) -> Callable:
+        key = fn_name or fn.__name__
+        if key in BUILTIN_ARITY:
+            raise ValueError(f"{key!r} is a built-in function of the rule language")
+        REGISTRY[key] = RegisteredFunction(key, fn, live, _arity_of(fn))
+        return fn
+
+    if callable(name):
+        return register(name, None)
+    return lambda fn: register(fn, name)
+
+
+def unregister(name: str) -> None:
+    """Remove a registered function (tests use this to keep the registry clean)."""
+    REGISTRY.pop(name, None)
+
+
+def arity(name: str) -> tuple | None:
+    """(least, most) arguments of a built-in or registered function; None if unknown."""
+    if name in BUILTIN_ARITY:
+        return BUILTIN_ARITY[name]
+    registered = REGISTRY.get(name)
+    return registered.arity if registered is not None else None

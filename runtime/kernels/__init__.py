@@ -1,0 +1,44 @@
+"""Op kernels of the rulepass runtime: one array-API function per Paddle op, in a table.
+
+``lookup("pd_op.matmul")`` returns the kernel of an op; ``KERNELS`` is the whole table. A kernel is
+``fn(xp, inputs, attrs) -> results`` (see ``registry``): ``xp`` an array namespace (NumPy, CuPy,
+``array_api_strict``, ...), ``inputs`` the operands in Paddle's order (``None`` for a null operand, a
+list for a ``vec[...]`` operand), ``attrs`` plain Python attribute values, and one result per op
+result (``None`` for a null result, a list for a vector result).
+
+Every kernel is written once against the array API standard, using only ``xp`` functions and
+``array_api_compat.device``; it never mutates its operands.
+
+In-place ops (names ending in ``_``: ``pd_op.add_``, ``pd_op.scale_``, ``pd_op.relu_``,
+``pd_op.sgd_``, ``pd_op.adamw_``, ``pd_op.set_value_with_tensor_``, ...) return the new values of
+their results like any other op. Making those results alias the operands Paddle declares in-place
+(the first operand; for optimizers also the moments, beta powers and master weights) is the
+executor's job, not the kernel's.
+
+Not here: ``pd_op.data``/``pd_op.feed``/``pd_op.fetch``, ``builtin.*`` structure ops and
+collectives, which the executor handles.
+
+Modules: ``creation`` (full, full_int_array, full_like, full_, assign, cast), ``elementwise``
+(add, subtract, multiply, divide, scale, add_n, square), ``activation`` (relu, gelu, silu, tanh,
+softmax), ``linalg`` (matmul), ``norm`` (layer_norm, rms_norm), ``reduction`` (mean, sum,
+mean_all), ``shape`` (reshape, transpose, concat, split, split_with_num, slice,
+set_value_with_tensor), ``embedding``, ``loss`` (cross_entropy_with_softmax), ``optimizer`` (sgd_,
+adamw_), each with the gradient ops Paddle defines; ``special`` (erf), ``operands`` (operand and
+attribute conversion), ``testing`` (helpers for kernel tests).
+"""
+
+from . import (  # noqa: F401  (importing a module registers its kernels)
+    activation,
+    creation,
+    elementwise,
+    embedding,
+    linalg,
+    loss,
+    norm,
+    optimizer,
+    reduction,
+    shape,
+)
+from .registry import KERNELS, Kernel, KernelError, UnknownOpError, kernel, lookup
+
+__all__ = ["KERNELS", "Kernel", "KernelError", "UnknownOpError", "kernel", "lookup"]

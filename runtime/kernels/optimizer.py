@@ -1,0 +1,112 @@
+"""Optimizer kernels: sgd_ and adamw_.
+
+Both are in-place ops: they return the new parameter (and moment, beta-power and master-weight)
+values, and the executor writes them back over the corresponding operands.
+
+Mixed precision (``multi_precision=true`` with a ``master_param`` operand): the update runs on the
+float32 master weights and the parameter is their cast back to its own dtype, as in Paddle.
+
+Sources: ``paddle/phi/ops/yaml/ops.yaml`` (sgd_, adamw_). ``adamw_``'s operands follow Paddle
+3.3.1's ``pd_op.h``, which adds ``moment2_max`` (operand 5) / ``moment2_max_out`` (result 3) and
+the ``amsgrad`` attribute to the older yaml signature; ``beta1``, ``beta2`` and ``epsilon`` are
+operands in PIR (``pd_op.full`` results) and attributes in older programs, both accepted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .operands import python_scalar, scalar_like
+from .registry import kernel
+
+
+def _working_copy(xp: Any, param: Any, master_param: Any, multi_precision: bool) -> Any:
+    """The tensor the update is computed on: the master weights if in use, else the parameter."""
+    return master_param if multi_precision and master_param is not None else param
+
+
+@kernel("pd_op.sgd_")
+def sgd(xp: Any, inputs: list, attrs: dict) -> list:
+    """``sgd_(param, learning_rate, grad, master_param, multi_precision=false)
+    -> param_out, master_param_out``.
+
+    ``param_out = param - learning_rate * grad`` (``learning_rate`` a one-element tensor).
+    ``master_param_out`` is the updated master weight, or None without mixed precision.
+    """
+    param, learning_rate, grad, master_param = inputs
+    multi_precision = attrs.get("multi_precision", False)
+    work = _working_copy(xp, param, master_param, multi_precision)
+    updated = work - scalar_like(xp, learning_rate, work) * xp.astype(grad, work.dtype)
+    if work is param:
+        return [updated, None]
+    return [xp.astype(updated, param.dtype), updated]
+
+
+def _hyper(inputs: list, index: int, attrs: dict, name: str, default: float) -> float:
+    if len(inputs) > index and inputs[index] is not None:
+        return python_scalar(inputs[index])
+    return float(attrs.get(name, default))
+
+
+@kernel("pd_op.adamw_")
+def adamw(xp: Any, inputs: list, attrs: dict) -> list:
+    """``adamw_(param, grad, learning_rate, moment1, moment2, moment2_max, beta1_pow, beta2_pow,
+    master_param, skip_update, beta1=0.9, beta2=0.999, epsilon=1e-8, lr_ratio=1.0, coeff=0.01,
+    with_decay=false, lazy_mode=false, min_row_size_to_use_multithread=1000,
+    multi_precision=false, use_global_beta_pow=false, amsgrad=false)
+    -> param_out, moment1_out, moment2_out, moment2_max_out, beta1_pow_out, beta2_pow_out,
+    master_param_out``.
+
+    With ``lr = learning_rate * lr_ratio``, ``b1p``/``b2p`` the incoming beta powers:
+
+    - decoupled decay (only when ``with_decay``): ``p = p - lr * coeff * p``;
+    - ``m1 = beta1*m1 + (1-beta1)*g``, ``m2 = beta2*m2 + (1-beta2)*g*g``;
+      with ``amsgrad``, ``m2max = max(m2max, m2)`` and ``m2max`` replaces ``m2`` below;
+    - ``p = p - lr * sqrt(1-b2p)/(1-b1p) * m1 / (sqrt(m2) + epsilon*sqrt(1-b2p))``;
+    - beta powers advance (``b1p*beta1``, ``b2p*beta2``) unless ``use_global_beta_pow``.
+
+    A true ``skip_update`` returns every state unchanged. ``moment2_max_out`` is None without
+    ``amsgrad``; ``master_param_out`` None without mixed precision. ``lazy_mode`` and
+    ``min_row_size_to_use_multithread`` only matter for sparse gradients and are ignored.
+    """
+    (param, grad, learning_rate, moment1, moment2, moment2_max, beta1_pow, beta2_pow,
+     master_param, skip_update) = inputs[:10]
+    beta1 = _hyper(inputs, 10, attrs, "beta1", 0.9)
+    beta2 = _hyper(inputs, 11, attrs, "beta2", 0.999)
+    epsilon = _hyper(inputs, 12, attrs, "epsilon", 1e-8)
+    multi_precision = attrs.get("multi_precision", False)
+    amsgrad = attrs.get("amsgrad", False)
+    work = _working_copy(xp, param, master_param, multi_precision)
+    master_out = None if work is param else master_param
+
+    if skip_update is not None and bool(xp.any(xp.astype(skip_update, xp.bool))):
+        return [param, moment1, moment2, moment2_max if amsgrad else None, beta1_pow, beta2_pow,
+                master_out]
+
+    g = xp.astype(grad, moment1.dtype)
+    lr = scalar_like(xp, learning_rate, work) * attrs.get("lr_ratio", 1.0)
+    b1p = xp.astype(xp.reshape(beta1_pow, ()), work.dtype)
+    b2p = xp.astype(xp.reshape(beta2_pow, ()), work.dtype)
+
+    p = work
+    if attrs.get("with_decay", False):
+        p = p - lr * attrs.get("coeff", 0.01) * p
+    m1 = beta1 * moment1 + (1.0 - beta1) * g
+    m2 = beta2 * moment2 + (1.0 - beta2) * g * g
+    m2_max_out = None
+    denominator_moment = m2
+    if amsgrad:
+        m2_max_out = xp.maximum(moment2_max, m2)
+        denominator_moment = m2_max_out
+    correction = xp.sqrt(1.0 - b2p)
+    step = lr * correction / (1.0 - b1p)
+    p = p - step * (xp.astype(m1, p.dtype)
+                    / (xp.sqrt(xp.astype(denominator_moment, p.dtype)) + epsilon * correction))
+
+    if attrs.get("use_global_beta_pow", False):
+        b1_out, b2_out = beta1_pow, beta2_pow
+    else:
+        b1_out, b2_out = beta1_pow * beta1, beta2_pow * beta2
+    if work is param:
+        return [p, m1, m2, m2_max_out, b1_out, b2_out, None]
+    return [xp.astype(p, param.dtype), m1, m2, m2_max_out, b1_out, b2_out, p]

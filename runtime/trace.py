@@ -1,0 +1,74 @@
+"""Chrome trace output: timed events per rank -> the JSON `traceEvents` format that Perfetto
+(ui.perfetto.dev) and chrome://tracing open.
+
+Each rank is shown as its own process (pid = rank) named "rank N"; each event is a complete event
+(`"ph": "X"`) with its start `ts` and duration `dur` in microseconds. Format reference: the Trace
+Event Format document (Google, "JSON Object Format", complete and metadata events).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+__all__ = ["TraceEvent", "chrome_trace", "write_chrome_trace"]
+
+
+def _non_negative(instance: Any, attribute: attrs.Attribute, value: float) -> None:
+    if value < 0:
+        raise ValueError(f"trace event {attribute.name} must be >= 0 µs, got {value}")
+
+
+@attrs.frozen
+class TraceEvent:
+    """One timed event: `name` on `rank`, from `start` for `duration` microseconds.
+
+    `category` groups events in the viewer (e.g. "forward", "all_reduce"); `args` is shown when the
+    event is selected and must be JSON-serialisable. Raises ValueError for a negative start or
+    duration.
+    """
+
+    name: str
+    rank: int
+    start: float = attrs.field(validator=_non_negative)
+    duration: float = attrs.field(validator=_non_negative)
+    category: str = "compute"
+    args: dict = attrs.field(factory=dict)
+
+
+def chrome_trace(events: Iterable[TraceEvent]) -> dict:
+    """The trace as a JSON-ready dict: {"traceEvents": [...], "displayTimeUnit": "ms"}.
+
+    Contains a `process_name` metadata event per rank, then the events sorted by (rank, start).
+    """
+    events = sorted(events, key=lambda e: (e.rank, e.start))
+    records: list[dict] = [
+        {"name": "process_name", "ph": "M", "pid": rank, "tid": 0, "args": {"name": f"rank {rank}"}}
+        for rank in sorted({e.rank for e in events})
+    ]
+    for event in events:
+        records.append(
+            {
+                "name": event.name,
+                "cat": event.category,
+                "ph": "X",
+                "ts": event.start,
+                "dur": event.duration,
+                "pid": event.rank,
+                "tid": 0,
+                "args": dict(event.args),
+            }
+        )
+    return {"traceEvents": records, "displayTimeUnit": "ms"}
+
+
+def write_chrome_trace(events: Iterable[TraceEvent], path: str | Path) -> Path:
+    """Write `chrome_trace(events)` as JSON to `path` (parent folders are created); returns the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(chrome_trace(events), indent=1) + "\n")
+    return path
