@@ -122,3 +122,83 @@ def arity(name: str) -> tuple | None:
         return BUILTIN_ARITY[name]
     registered = REGISTRY.get(name)
     return registered.arity if registered is not None else None
+
+
+class FunctionCalls:
+    """Calls registered functions during one pass.
+
+    Non-live functions run on a copy of the program taken when the pass started (`snapshot`),
+    with ops and values mapped to the copy and back, each distinct call once. Live functions run
+    on the program itself, every time.
+    """
+
+    def __init__(self, program, names):
+        self.program = program
+        self.cache: dict = {}
+        self.copy = None
+        self.to_copy: dict = {}
+        self.from_copy: dict = {}
+        if any(n in REGISTRY and not REGISTRY[n].live for n in names):
+            self.snapshot()
+
+    def snapshot(self) -> None:
+        """Copy the program and map its ops and values to the copy's, both ways."""
+        from .ir import Program  # late: ir is not needed to register functions
+
+        program: Program = self.program
+        copy = program.clone()
+        pairs = list(zip(program.kwargs, copy.kwargs))
+        for original, cloned in zip(program.walk(), copy.walk()):
+            pairs.append((original, cloned))
+            pairs.extend(zip(original.results, cloned.results))
+        self.copy = copy
+        self._keep = pairs  # keeps ids unique: an id is only reused after its object dies
+        self.to_copy = {id(a): b for a, b in pairs}
+        self.from_copy = {id(b): a for a, b in pairs}
+
+    def call(self, name: str, args: list, span):
+        """The result of registered function `name` on `args`; EvalError for a non-live function
+        given an op created during the pass."""
+        from .exprs import EvalError
+
+        registered = REGISTRY[name]
+        if registered.live:
+            return registered.fn(self.program, *args)
+        key = (name, tuple(_identity(a) for a in args))
+        if key in self.cache:
+            return self.cache[key]
+        try:
+            mapped = [_map(a, self.to_copy) for a in args]
+        except KeyError:
+            raise EvalError(f"{name}() is evaluated on the program as the pass found it, but was "
+                            "given an op made during the pass; register it with live=True",
+                            span) from None
+        result = _map(registered.fn(self.copy, *mapped), self.from_copy, strict=False)
+        self.cache[key] = result
+        return result
+
+
+def _identity(x):
+    """A cache key part: ops and values by identity, lists item by item, others as they are."""
+    if isinstance(x, list):
+        return tuple(_identity(i) for i in x)
+    if hasattr(x, "__weakref__") and type(x).__name__ in ("Operation", "Value"):
+        return ("#", id(x))
+    try:
+        hash(x)
+    except TypeError:
+        return ("repr", repr(x))
+    return x
+
+
+def _map(x, table: dict, strict: bool = True):
+    """`x` with ops and values replaced through `table` (lists item by item)."""
+    if isinstance(x, (list, tuple)) and not isinstance(x, str):
+        mapped = [_map(i, table, strict) for i in x]
+        return mapped if isinstance(x, list) else tuple(mapped)
+    if type(x).__name__ in ("Operation", "Value"):
+        if id(x) in table:
+            return table[id(x)]
+        if strict:
+            raise KeyError(id(x))
+    return x

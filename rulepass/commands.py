@@ -30,12 +30,9 @@ def _register_jobs(sub) -> None:
 
 
 def _run_jobs(args) -> int:
-    from rulepass.engine.errors import RulepassError
-    from rulepass.runtime.schedules import ScheduleError, jobs_command
+    from rulepass.runtime.schedules import jobs_command
 
-    try:
-        line = jobs_command(args.schedule, args.pp, args.vpp, args.stage, args.micro_batches)
-    except ScheduleError as e:
-        raise RulepassError(str(e)) from None
+    # ScheduleError is a RulepassError: the CLI prints it as one line and exits 1.
+    line = jobs_command(args.schedule, args.pp, args.vpp, args.stage, args.micro_batches)
     sys.stdout.write(line + "\n")
     return 0

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import abc
 import zlib
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
+
+from ..engine.errors import RulepassError, RuntimeFailure
 
 __all__ = [
     "REDUCE_OPS",
@@ -54,10 +56,11 @@ COLLECTIVE_KINDS: tuple[str, ...] = (
 """The keys of `Communicator.stats`."""
 
 
-class CommunicationError(Exception):
-    """A communication op failed or was used wrongly on one rank.
+class CommunicationError(RuntimeFailure):
+    """A communication op failed or was used wrongly on one rank (a `RuntimeFailure`).
 
-    `rank` is the global rank that detected the problem (None when unknown).
+    `rank` is the global rank that detected the problem (None when unknown); the message starts
+    with it.
     """
 
     def __init__(self, message: str, rank: int | None = None):
@@ -75,7 +78,7 @@ class RankFailedError(CommunicationError):
     def __init__(self, rank: int, original: BaseException):
         self.original = original
         self.rank = rank
-        Exception.__init__(self, f"rank {rank} failed: {type(original).__name__}: {original}")
+        RulepassError.__init__(self, f"rank {rank} failed: {type(original).__name__}: {original}")
 
 
 class CommAbortedError(CommunicationError):
@@ -84,6 +87,18 @@ class CommAbortedError(CommunicationError):
 
 class CommTimeoutError(CommunicationError):
     """A communication op waited longer than the world's timeout (a peer never arrived)."""
+
+
+# Bytes one rank moves per call, as a function of (bytes passed in, group size n > 1): ring algorithm.
+_RING_BYTES: dict[str, Callable[[int, int], float]] = {
+    "all_reduce": lambda nbytes, n: 2.0 * (n - 1) / n * nbytes,
+    "all_gather": lambda nbytes, n: float((n - 1) * nbytes),  # (n-1)/n of the n*nbytes result
+    "reduce_scatter": lambda nbytes, n: (n - 1) / n * nbytes,
+    "broadcast": lambda nbytes, n: float(nbytes),
+    "send": lambda nbytes, n: float(nbytes),
+    "recv": lambda nbytes, n: float(nbytes),
+    "barrier": lambda nbytes, n: 0.0,
+}
 
 
 def ring_bytes(kind: str, nbytes: int, group_size: int) -> float:
@@ -98,22 +113,14 @@ def ring_bytes(kind: str, nbytes: int, group_size: int) -> float:
     - broadcast, send, recv: nbytes
     - barrier: 0
 
-    A one-rank group moves 0 bytes for every kind. Raises ValueError for an unknown kind.
+    A one-rank collective moves 0 bytes (send/recv always involve two ranks). Raises ValueError
+    for an unknown kind.
     """
-    n = group_size
-    if kind in ("send", "recv"):
-        return float(nbytes)
-    if kind not in COLLECTIVE_KINDS:
+    if kind not in _RING_BYTES:
         raise ValueError(f"unknown collective kind {kind!r}; expected one of {COLLECTIVE_KINDS}")
-    if n <= 1 or kind == "barrier":
+    if group_size <= 1 and kind not in ("send", "recv"):
         return 0.0
-    if kind == "all_reduce":
-        return 2.0 * (n - 1) / n * nbytes
-    if kind == "all_gather":
-        return float((n - 1) * nbytes)
-    if kind == "reduce_scatter":
-        return (n - 1) / n * nbytes
-    return float(nbytes)  # broadcast
+    return _RING_BYTES[kind](nbytes, group_size)
 
 
 def check_group(group: Iterable[int], world_size: int, rank: int) -> tuple[int, ...]:
@@ -174,6 +181,16 @@ def key_to_tag(key: Hashable) -> int:
     return zlib.crc32(repr(key).encode()) % _TAG_SPACE + 1
 
 
+# Elementwise combination of two arrays per reduce op; "avg" sums, then divides once at the end.
+_COMBINE: dict[str, Callable[[Any, Any, Any], Any]] = {
+    "sum": lambda xp, a, b: a + b,
+    "avg": lambda xp, a, b: a + b,
+    "prod": lambda xp, a, b: a * b,
+    "max": lambda xp, a, b: xp.maximum(a, b),
+    "min": lambda xp, a, b: xp.minimum(a, b),
+}
+
+
 def reduce_arrays(arrays: Sequence[Any], op: str, xp: Any) -> Any:
     """Reduce same-shaped arrays elementwise in the given order with `op` (see REDUCE_OPS).
 
@@ -182,23 +199,14 @@ def reduce_arrays(arrays: Sequence[Any], op: str, xp: Any) -> Any:
     floor division so the result keeps the input dtype (integer averages round toward -inf).
     Raises ValueError for an unknown op.
     """
-    if op not in REDUCE_OPS:
+    if op not in _COMBINE:
         raise ValueError(f"unknown reduce op {op!r}; expected one of {REDUCE_OPS}")
+    combine = _COMBINE[op]
     result = xp.asarray(arrays[0], copy=True)
     for other in arrays[1:]:
-        if op in ("sum", "avg"):
-            result = result + other
-        elif op == "prod":
-            result = result * other
-        elif op == "max":
-            result = xp.maximum(result, other)
-        else:
-            result = xp.minimum(result, other)
+        result = combine(xp, result, other)
     if op == "avg":
-        if xp.isdtype(result.dtype, "integral"):
-            result = result // len(arrays)
-        else:
-            result = result / len(arrays)
+        result = result // len(arrays) if xp.isdtype(result.dtype, "integral") else result / len(arrays)
     return result
 
 

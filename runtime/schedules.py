@@ -30,6 +30,8 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
+from ..engine.errors import RulepassError
+
 __all__ = [
     "SCHEDULES",
     "ScheduleError",
@@ -41,6 +43,8 @@ __all__ = [
     "split_micro_batches",
     "previous_virtual_stage",
     "next_virtual_stage",
+    "Message",
+    "p2p_messages",
     "simulate",
     "simulate_jobs",
     "bubble_fraction",
@@ -48,8 +52,13 @@ __all__ = [
 ]
 
 
-class ScheduleError(ValueError):
-    """An impossible pipeline configuration or job list, found when planning (never at run time)."""
+class ScheduleError(RulepassError):
+    """An impossible pipeline configuration or job list, found when planning (never at run time).
+
+    Part of the rulepass error hierarchy (`engine/errors.py`); the CLI prints it and exits 1.
+    """
+
+    kind = "schedule error"
 
 
 _JOB_TYPE = re.compile(r"^(forward|backward|recv_forward|send_backward|optimizer)(\d*)$")
@@ -287,6 +296,49 @@ def next_virtual_stage(stage: int, chunk: int, pp: int, vpp: int = 1) -> tuple[i
     return None if virtual >= pp * vpp else (virtual % pp, virtual // pp)
 
 
+@attrs.frozen
+class Message:
+    """A point-to-point transfer a job makes: `direction` "send" or "recv", with pipeline stage
+    `peer` (an index into the pp process group), under `key` for `Communicator.send`/`recv`.
+
+    Keys are ("forward", v, micro_batch) for the activation virtual stage v sends to v + 1, and
+    ("backward", v, micro_batch) for the input gradient virtual stage v sends to v - 1; they differ
+    for every edge and direction, so pp2 (previous stage = next stage) cannot mix them up.
+    """
+
+    direction: str
+    peer: int
+    key: tuple
+
+
+def p2p_messages(schedule: str, job: Job, stage: int, pp: int, vpp: int = 1) -> tuple[list[Message], list[Message]]:
+    """The transfers around `job` on `stage`: (before its computation, after it).
+
+    recv_forward receives the activation from the previous virtual stage; forward receives it itself
+    when the schedule has no recv_forward jobs (FThenB, Eager1F1B), then sends its output to the next
+    virtual stage; backward receives its output gradient from the next virtual stage and, when the
+    schedule has no send_backward jobs, sends its input gradient to the previous one; send_backward
+    sends it. The first and last virtual stages skip the missing side. optimizer makes none.
+    """
+    separate = _schedule(schedule) in (_one_f_one_b, _vpp)
+    virtual = job.chunk * pp + stage
+    first, last = virtual == 0, virtual == pp * vpp - 1
+    previous_stage, next_stage = (virtual - 1) % pp, (virtual + 1) % pp
+    recv_activation = [] if first else [Message("recv", previous_stage, ("forward", virtual - 1, job.micro_batch))]
+    send_gradient = [] if first else [Message("send", previous_stage, ("backward", virtual, job.micro_batch))]
+    if job.kind == "recv_forward":
+        return recv_activation, []
+    if job.kind == "forward":
+        send = [] if last else [Message("send", next_stage, ("forward", virtual, job.micro_batch))]
+        return ([] if separate else recv_activation), send
+    if job.kind == "backward":
+        recv = [] if last else [Message("recv", next_stage, ("backward", virtual + 1, job.micro_batch))]
+        return recv, ([] if separate else send_gradient)
+    if job.kind == "send_backward":
+        return [], send_gradient
+    return [], []
+
+
 # -- simulation -------------------------------------------------------------------------------------
 
 
@@ -311,14 +363,17 @@ class Simulation:
 
     @property
     def makespan(self) -> float:
+        """End of the last job on any stage, in cost units (every stage starts at 0)."""
         return max((t.end for timeline in self.timelines for t in timeline), default=0.0)
 
     @property
     def busy(self) -> tuple[float, ...]:
+        """Per stage, the summed duration of its jobs (compute time), in cost units."""
         return tuple(sum(t.end - t.start for t in timeline) for timeline in self.timelines)
 
     @property
     def bubble_fraction(self) -> float:
+        """Idle share: 1 - sum(busy) / (pp * makespan); 0 for an empty simulation."""
         span = self.makespan
         return 0.0 if span == 0 else 1.0 - sum(self.busy) / (len(self.timelines) * span)
 
@@ -332,8 +387,7 @@ def simulate_jobs(
 ) -> Simulation:
     """Time per-stage job lists (index = stage) executed in order, honouring data dependencies.
 
-    A forward of virtual stage v waits for the forward of v - 1 (through its recv_forward job when the
-    list has one); a backward waits for the backward of v + 1 (or, on the last virtual stage, its own
+    A forward (and a recv_forward) of virtual stage v waits for the forward of v - 1; a backward waits for the backward of v + 1 (or, on the last virtual stage, its own
     forward) and for its own forward. `latency` is added to every dependency between stages. Costs
     are per job (one chunk for VPP); recv/send/optimizer jobs take no time. Raises ScheduleError when
     the lists deadlock (a stage waits for a job no stage can reach), naming the stuck jobs.
@@ -346,24 +400,19 @@ def simulate_jobs(
     timelines: list[list[TimedJob]] = [[] for _ in range(pp)]
 
     def needs(stage: int, job: Job) -> list[tuple[tuple[str, int, int], float]]:
-        virtual = job.chunk * pp + stage
+        """(finished job, delay) pairs the job waits for: (kind, virtual stage, micro-batch)."""
+        virtual, micro_batch = job.chunk * pp + stage, job.micro_batch
         if job.kind in ("recv_forward", "forward"):
-            deps = []
-            if job.kind == "forward":
-                deps.append((("recv_forward", virtual, job.micro_batch), 0.0))
-            return deps if virtual == 0 else deps + [(("forward", virtual - 1, job.micro_batch), latency)]
+            return [] if virtual == 0 else [(("forward", virtual - 1, micro_batch), latency)]
         if job.kind == "backward":
-            deps = [(("forward", virtual, job.micro_batch), 0.0)]
-            if virtual < last_virtual:
-                deps.append((("backward", virtual + 1, job.micro_batch), latency))
-            return deps
+            own = [(("forward", virtual, micro_batch), 0.0)]
+            return own if virtual == last_virtual else own + [(("backward", virtual + 1, micro_batch), latency)]
         return []
 
-    def runnable(stage: int, job: Job) -> float | None:
+    def start_time(stage: int, job: Job) -> float | None:
+        """When the job can start on its stage, or None while a dependency is unfinished."""
         ready = clock[stage]
         for key, delay in needs(stage, job):
-            if key[0] == "recv_forward" and key not in done:
-                continue  # lists without recv jobs receive inside the forward
             if key not in done:
                 return None
             ready = max(ready, done[key] + delay)
@@ -375,7 +424,7 @@ def simulate_jobs(
         for stage in range(pp):
             while cursor[stage] < len(job_lists[stage]):
                 job = job_lists[stage][cursor[stage]]
-                start = runnable(stage, job)
+                start = start_time(stage, job)
                 if start is None:
                     break
                 cost = {"forward": forward_cost, "backward": backward_cost}.get(job.kind, 0.0)

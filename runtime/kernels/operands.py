@@ -152,9 +152,9 @@ def compute_dtype(xp: Any, x: Any) -> Any:
 
 def widened(xp: Any, dtype: Any) -> Any:
     """float32 for the 16-bit float dtypes, ``dtype`` itself otherwise (see ``compute_dtype``)."""
-    if dtype == getattr(xp, "float16", None) or dtype == getattr(xp, "bfloat16", None):
-        return xp.float32
-    return dtype
+    # compare only with dtypes xp has: NumPy treats ``dtype == None`` as ``dtype == float64``
+    narrow = [getattr(xp, name) for name in ("float16", "bfloat16") if hasattr(xp, name)]
+    return xp.float32 if any(dtype == d for d in narrow) else dtype
 
 
 def _flatten(value: Any) -> Any:

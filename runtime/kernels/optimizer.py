@@ -57,9 +57,9 @@ def adamw(xp: Any, inputs: list, attrs: dict) -> list:
     -> param_out, moment1_out, moment2_out, moment2_max_out, beta1_pow_out, beta2_pow_out,
     master_param_out``.
 
-    With ``lr = learning_rate * lr_ratio``, ``b1p``/``b2p`` the incoming beta powers:
+    With ``lr = learning_rate``, ``b1p``/``b2p`` the incoming beta powers:
 
-    - decoupled decay (only when ``with_decay``): ``p = p - lr * coeff * p``;
+    - decoupled decay (only when ``with_decay``): ``p = p - lr * lr_ratio * coeff * p``;
     - ``m1 = beta1*m1 + (1-beta1)*g``, ``m2 = beta2*m2 + (1-beta2)*g*g``;
       with ``amsgrad``, ``m2max = max(m2max, m2)`` and ``m2max`` replaces ``m2`` below;
     - ``p = p - lr * sqrt(1-b2p)/(1-b1p) * m1 / (sqrt(m2) + epsilon*sqrt(1-b2p))``;
@@ -68,6 +68,11 @@ def adamw(xp: Any, inputs: list, attrs: dict) -> list:
     A true ``skip_update`` returns every state unchanged. ``moment2_max_out`` is None without
     ``amsgrad``; ``master_param_out`` None without mixed precision. ``lazy_mode`` and
     ``min_row_size_to_use_multithread`` only matter for sparse gradients and are ignored.
+
+    ``lr_ratio`` scales only the decay term: that is what Paddle 3.3.1's CPU kernel computes
+    (measured against ``paddle._C_ops.adamw_``: scaling the Adam step too is off by ~1e-3 for
+    ``lr_ratio=0.5``). Paddle's GPU kernel is believed to scale both; with the default
+    ``lr_ratio=1`` the two agree.
     """
     (param, grad, learning_rate, moment1, moment2, moment2_max, beta1_pow, beta2_pow,
      master_param, skip_update) = inputs[:10]
@@ -84,13 +89,13 @@ def adamw(xp: Any, inputs: list, attrs: dict) -> list:
                 master_out]
 
     g = xp.astype(grad, moment1.dtype)
-    lr = scalar_like(xp, learning_rate, work) * attrs.get("lr_ratio", 1.0)
+    lr = scalar_like(xp, learning_rate, work)
     b1p = xp.astype(xp.reshape(beta1_pow, ()), work.dtype)
     b2p = xp.astype(xp.reshape(beta2_pow, ()), work.dtype)
 
     p = work
     if attrs.get("with_decay", False):
-        p = p - lr * attrs.get("coeff", 0.01) * p
+        p = p - lr * (attrs.get("lr_ratio", 1.0) * attrs.get("coeff", 0.01)) * p
     m1 = beta1 * moment1 + (1.0 - beta1) * g
     m2 = beta2 * moment2 + (1.0 - beta2) * g * g
     m2_max_out = None

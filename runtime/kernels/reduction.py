@@ -53,7 +53,7 @@ def mean(xp: Any, inputs: list, attrs: dict) -> list:
     axes = _axes(inputs, attrs, x.ndim, "pd_op.mean", 1)
     wide = xp.astype(x, compute_dtype(xp, x))
     out = xp.mean(wide, axis=axes, keepdims=attrs.get("keepdim", False)) if axes else wide
-    return [xp.astype(out, x.dtype)]
+    return [xp.asarray(xp.astype(out, x.dtype))]  # NumPy reduces to a scalar, not a 0-d array
 
 
 @kernel("pd_op.mean_grad")
@@ -70,7 +70,7 @@ def mean_grad(xp: Any, inputs: list, attrs: dict) -> list:
 def mean_all(xp: Any, inputs: list, attrs: dict) -> list:
     """``mean_all(x) -> out``: the mean of all elements, a 0-d tensor."""
     x = inputs[0]
-    return [xp.astype(xp.mean(xp.astype(x, compute_dtype(xp, x))), x.dtype)]
+    return [xp.asarray(xp.astype(xp.mean(xp.astype(x, compute_dtype(xp, x))), x.dtype))]
 
 
 @kernel("pd_op.mean_all_grad")
@@ -98,7 +98,7 @@ def sum_(xp: Any, inputs: list, attrs: dict) -> list:
         out_dtype = xp.int64 if x.dtype in (xp.bool, xp.int32) else x.dtype
     values = xp.astype(x, widened(xp, out_dtype))
     out = xp.sum(values, axis=axes, keepdims=attrs.get("keepdim", False)) if axes else values
-    return [xp.astype(out, out_dtype)]
+    return [xp.asarray(xp.astype(out, out_dtype))]
 
 
 @kernel("pd_op.sum_grad")

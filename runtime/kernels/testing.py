@@ -36,8 +36,8 @@ def to_numpy(value: Any) -> Any:
         return None
     if isinstance(value, list):
         return [to_numpy(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return value
+    if isinstance(value, (np.ndarray, np.generic)):
+        return np.asarray(value)
     return np.from_dlpack(value)
 
 

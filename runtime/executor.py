@@ -1,0 +1,636 @@
+"""The per-rank executor: interprets one rank's dense Paddle program op by op.
+
+:class:`Executor` takes a dense :class:`~rulepass.engine.ir.Program` (every value a
+``DenseTensorType``, as Paddle's ``dist2dense`` pass leaves it) and runs it on arrays of an array
+namespace ``xp`` (NumPy through ``array_api_compat`` by default, CuPy for the NCCL backend; the code
+path is the same). Before anything runs it checks that every op has a handler, so an unknown op is
+reported with its line in the printed program, not after half a step has run.
+
+Ops are handled by three tables keyed by op name, looked up in this order:
+
+- ``builtin.*`` structure ops and ``pd_op.data``/``fetch`` (``STRUCTURE_OPS`` below):
+  ``builtin.combine`` -> a Python list, ``builtin.split`` -> its items, ``builtin.slice`` -> item
+  ``index``, ``builtin.parameter`` -> ``scope[parameter_name]``, ``builtin.shadow_output`` /
+  ``pd_op.fetch`` -> ``outputs[output_name / name]``, ``pd_op.data`` -> ``feeds[name]``;
+- communication ops (``COMMUNICATION_OPS``), run through the rank's
+  :class:`~rulepass.runtime.collectives.Communicator`;
+- the kernel table of :mod:`rulepass.runtime.kernels`.
+
+Paddle semantics this module relies on (Paddle 3.3.1):
+
+- **In place.** An op whose name ends in ``_`` updates operands in place: the new array is stored
+  into the cell of the operand, so later readers of the operand's value and of the result (which
+  aliases it) both see it. The first operand pairs with the first result; optimizer ops also update
+  their state operands (``IN_PLACE`` below, from the ``inplace`` entries of Paddle's
+  ``paddle/phi/ops/yaml/ops.yaml``: ``sgd_`` master_param, ``adam_``/``adamw_`` moments, beta powers,
+  master_param, ``momentum_`` velocity, master_param). A null operand is skipped.
+- **Persistent variables.** ``builtin.parameter`` reads ``scope[parameter_name]`` and program kwargs
+  (``%kwarg_<name>``) read ``local_scope[name]``, then ``scope[name]``, then ``feeds[name]``. Both
+  bind a write-through cell, so ``sgd_`` on a parameter or ``add_`` on a gradient-merge buffer
+  updates the scope. A kwarg marked ``persistable:true`` that no scope holds is created as zeros of
+  its type in ``scope``: these are the ``<param>@GRAD@MERGE`` buffers of Paddle's gradient-merge
+  pass, which its startup program fills with zeros (``auto_parallel_gradient_merge.py``).
+- **Outputs.** ``builtin.shadow_output`` stores into ``outputs`` and, when a ``local_scope`` is
+  given, into it too (that is how Paddle's job programs hand values to later jobs). A program's loss
+  is the ``shadow_output`` named ``loss_0`` (Paddle's ``DistModel`` fetch name); a pipeline produces
+  one per micro-batch on the last stage.
+- **Collectives.** ``ring_id`` names a process group: ``program.process_groups`` (our header), else
+  the ``process_groups`` argument (the ``process_groups.json`` captured beside Paddle's programs).
+  ``reduce_type`` is phi's ``ReduceType`` (``paddle/phi/common/reduce_type.h``: 0 SUM, 1 MAX,
+  2 MIN, 3 PROD, 4 AVG). ``peer`` of ``send_v2``/``recv_v2`` and ``root`` of ``broadcast`` are ranks
+  *inside* the group (the NCCL communicator's rank), so the global rank is ``group[peer]``;
+  ``recv_v2`` takes its shape and dtype from its result type.
+- **Point-to-point keys.** A message is matched by (sender, receiver, key). By default the key is
+  ``(direction, ring_id)`` with direction ``"forward"`` for op_role 0, ``"backward"`` for 1, and
+  messages with equal keys are matched in order; the pipeline passes a ``p2p_key`` that adds the
+  micro-batch and the virtual-stage boundary (see :mod:`rulepass.runtime.pipeline`).
+
+Values are freed after their last read (see :class:`~rulepass.runtime.environment.Environment`).
+Each result is checked against its type (static dims, dtype) so a wrong kernel or a wrong rewrite is
+caught at the op that produced it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Mapping, MutableMapping, Sequence
+from typing import Any
+
+import array_api_compat.numpy as compat_numpy
+
+from ..engine.attributes import to_python
+from ..engine.errors import RuntimeFailure, program_context
+from ..engine.ir import Operation, Program, Value
+from ..engine.types import DenseTensorType, NullType, VectorType
+from . import kernels as _kernels  # noqa: F401  (importing registers the kernels)
+from .collectives import CommAbortedError, Communicator
+from .environment import Environment, ScopeCell
+from .kernels.operands import dtype_from_name
+from .kernels.registry import KERNELS, KernelError
+
+__all__ = [
+    "ExecutionError",
+    "UnsupportedOpError",
+    "MissingInputError",
+    "REDUCE_TYPES",
+    "IN_PLACE",
+    "STRUCTURE_OPS",
+    "COMMUNICATION_OPS",
+    "Executor",
+    "RunStats",
+    "op_lines",
+]
+
+REDUCE_TYPES: dict[int, str] = {0: "sum", 1: "max", 2: "min", 3: "prod", 4: "avg"}
+"""phi ``ReduceType`` value (the ``reduce_type`` attribute) -> Communicator reduce op."""
+
+IN_PLACE: dict[str, tuple[tuple[int, int], ...]] = {
+    "pd_op.sgd_": ((0, 0), (3, 1)),
+    "pd_op.adam_": ((0, 0), (3, 1), (4, 2), (5, 3), (6, 4), (7, 5), (8, 6)),
+    "pd_op.adamw_": ((0, 0), (3, 1), (4, 2), (5, 3), (6, 4), (7, 5), (8, 6)),
+    "pd_op.momentum_": ((0, 0), (2, 1), (4, 2)),
+}
+"""(operand, result) pairs updated in place, for in-place ops that update more than operand 0.
+Every other op whose name ends in ``_`` updates operand 0 into result 0."""
+
+
+class ExecutionError(RuntimeFailure):
+    """An op failed, or cannot run, on some rank. Names the op, its 1-based line in the printed
+    program (``line``) and shows the printed lines around it (``context``).
+
+    Attributes: ``op`` (the Operation or None), ``rank``.
+    """
+
+    def __init__(self, message: str, *, op: Operation | None = None, rank: int | None = None,
+                 file: str | None = None, line: int | None = None, context: str | None = None):
+        self.op = op
+        self.rank = rank
+        prefix = f"rank {rank}: " if rank is not None else ""
+        super().__init__(prefix + message, file=file, line=line, context=context)
+
+
+class UnsupportedOpError(ExecutionError):
+    """The program holds an op with no handler (no kernel, not a structure or communication op),
+    or an op with regions (``pd_op.if``/``while``), which the executor does not interpret.
+    Raised when the :class:`Executor` is built, before anything runs."""
+
+
+class MissingInputError(ExecutionError):
+    """A ``pd_op.data`` input, a parameter or a kwarg the program reads has no value, or a fed
+    array has the wrong shape or dtype. Raised before the first op runs."""
+
+
+def op_lines(program: Program) -> dict[Operation, int]:
+    """0-based line of each op (nested ones included) in ``print_program(program)``'s text.
+
+    Follows the printer's layout: process-group header lines, ``{``, the ``^kw:`` block, then one
+    line per op, with ``} else {`` / ``}`` lines closing regions.
+    """
+    line = len(program.process_groups) + 1
+    if program.kwargs:
+        line += 1 + len(program.kwargs)
+    lines: dict[Operation, int] = {}
+    stack: list = [iter(program.block)]
+    while stack:
+        op = next(stack[-1], None)
+        if op is None:
+            stack.pop()
+            if stack:
+                line += 1  # "}" or "} else {" closing a region
+            continue
+        lines[op] = line
+        line += 1
+        for region in reversed(op.regions):
+            stack.append(iter(region))
+    return lines
+
+
+class RunStats:
+    """What one :meth:`Executor.run_ops` call did: ``ops_run``, ``peak_live_values`` and
+    ``peak_live_bytes`` (of the environment, see ``Environment``), ``freed`` values, and
+    ``op_seconds`` (op name -> total wall seconds, when timing was on)."""
+
+    def __init__(self):
+        self.ops_run = 0
+        self.peak_live_values = 0
+        self.peak_live_bytes = 0
+        self.freed = 0
+        self.op_seconds: Counter = Counter()
+
+
+# ---------------------------------------------------------------------------------------------
+# Handlers. A handler is fn(run, op, inputs) -> list of results (one per op result), where `run`
+# is the _Run of the current call (executor, environment, feeds, scopes, outputs).
+
+
+def _combine(run, op, inputs):
+    return [list(inputs)]
+
+
+def _split(run, op, inputs):
+    (items,) = inputs
+    if len(items) != len(op.results):
+        raise run.fail(op, f"builtin.split of {len(items)} items into {len(op.results)} results")
+    return list(items)
+
+
+def _slice(run, op, inputs):
+    return [inputs[0][int(run.attr(op, "index"))]]
+
+
+def _parameter(run, op, inputs):
+    return [run.scope_cell(run.attr(op, "parameter_name"), op)]
+
+
+def _data(run, op, inputs):
+    name = run.attr(op, "name")
+    return [run.feed(name, op)]
+
+
+def _shadow_output(run, op, inputs):
+    run.output(run.attr(op, "output_name"), inputs[0])
+    return []
+
+
+def _fetch(run, op, inputs):
+    run.output(run.attr(op, "name"), inputs[0])
+    return [inputs[0]] * len(op.results)
+
+
+STRUCTURE_OPS: dict[str, Callable] = {
+    "builtin.combine": _combine,
+    "builtin.split": _split,
+    "builtin.slice": _slice,
+    "builtin.parameter": _parameter,
+    "builtin.shadow_output": _shadow_output,
+    "pd_op.fetch": _fetch,
+    "pd_op.data": _data,
+    "pd_op.feed": _data,
+}
+"""Structure and I/O ops, handled by the executor itself."""
+
+
+def _reduce_op(run, op, name_suffix: str | None = None) -> str:
+    if name_suffix is not None:
+        return name_suffix
+    reduce_type = int(run.attr(op, "reduce_type", 0))
+    if reduce_type not in REDUCE_TYPES:
+        raise run.fail(op, f"reduce_type {reduce_type} is not one of phi's ReduceType values "
+                           f"{sorted(REDUCE_TYPES)} (0 SUM, 1 MAX, 2 MIN, 3 PROD, 4 AVG)")
+    return REDUCE_TYPES[reduce_type]
+
+
+def _all_reduce(suffix: str | None = None):
+    def handler(run, op, inputs):
+        return [run.comm(op).all_reduce(inputs[0], run.group(op), _reduce_op(run, op, suffix))]
+    return handler
+
+
+def _all_gather(run, op, inputs):
+    return [run.comm(op).all_gather(inputs[0], run.group(op))]
+
+
+def _reduce_scatter(run, op, inputs):
+    return [run.comm(op).reduce_scatter(inputs[0], run.group(op), _reduce_op(run, op, "sum"))]
+
+
+def _broadcast(run, op, inputs):
+    group = run.group(op)
+    root = int(run.attr(op, "root", 0))
+    if not 0 <= root < len(group):
+        raise run.fail(op, f"broadcast root {root} is not a rank of group {group}")
+    return [run.comm(op).broadcast(inputs[0], group, group[root])]
+
+
+def _peer(run, op) -> int:
+    group = run.group(op)
+    peer = int(run.attr(op, "peer"))
+    if not 0 <= peer < len(group):
+        raise run.fail(op, f"peer {peer} is not a rank of group {group} (ring_id "
+                           f"{run.attr(op, 'ring_id')}); peer is the rank inside the group")
+    return group[peer]
+
+
+def _send(run, op, inputs):
+    run.comm(op).send(inputs[0], _peer(run, op), run.p2p_key(op))
+    return []
+
+
+def _recv(run, op, inputs):
+    t = op.results[0].type
+    if not isinstance(t, DenseTensorType) or any(d < 0 for d in t.shape):
+        raise run.fail(op, f"recv needs a static dense result type, got {t}")
+    dtype = dtype_from_name(run.xp, t.dtype, op.name)
+    return [run.comm(op).recv(_peer(run, op), run.p2p_key(op), t.shape, dtype)]
+
+
+def _barrier(run, op, inputs):
+    run.comm(op).barrier(run.group(op))
+    return [inputs[0] if inputs else None for _ in op.results]
+
+
+COMMUNICATION_OPS: dict[str, Callable] = {
+    "pd_op.all_reduce": _all_reduce(),
+    "pd_op.all_reduce_": _all_reduce(),
+    **{f"pd_op.c_allreduce_{op}{tail}": _all_reduce(op) for op in ("sum", "max", "min", "prod", "avg")
+       for tail in ("", "_")},
+    "pd_op.all_gather": _all_gather,
+    "pd_op.c_allgather": _all_gather,
+    "pd_op.reduce_scatter": _reduce_scatter,
+    "pd_op.c_reducescatter": _reduce_scatter,
+    "pd_op.broadcast": _broadcast,
+    "pd_op.broadcast_": _broadcast,
+    "pd_op.c_broadcast": _broadcast,
+    "pd_op.c_broadcast_": _broadcast,
+    "pd_op.send_v2": _send,
+    "pd_op.p_send": _send,
+    "pd_op.recv_v2": _recv,
+    "pd_op.p_recv": _recv,
+    "pd_op.barrier": _barrier,
+}
+"""Communication ops -> handlers calling the rank's Communicator."""
+
+
+def _kernel_handler(kernel):
+    def handler(run, op, inputs):
+        return kernel(run.xp, inputs, run.attrs(op))
+    return handler
+
+
+def _handler_for(name: str) -> Callable | None:
+    handler = STRUCTURE_OPS.get(name) or COMMUNICATION_OPS.get(name)
+    if handler is None and name in KERNELS:
+        handler = _kernel_handler(KERNELS[name])
+    return handler
+
+
+def default_p2p_key(op: Operation) -> Hashable:
+    """``(direction, ring_id)``: direction ``"forward"`` (op_role 0), ``"backward"`` (1) or
+    ``"other"``. Messages with equal keys between two ranks are matched in send order."""
+    direction = {0: "forward", 1: "backward"}.get(op.op_role, "other")
+    return (direction, int(op.attr("ring_id", -1)))
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+class Executor:
+    """Runs one rank's dense program.
+
+    Args:
+        program: the dense program (top-level ops only; an op with regions is refused).
+        rank: this rank's global rank (for messages).
+        communicator: the rank's Communicator; needed only when the program communicates.
+        xp: array namespace (default ``array_api_compat.numpy``; pass ``array_api_compat.cupy``
+            for GPUs).
+        process_groups: ring_id -> global ranks, used for rings the program's own header lacks.
+        source: a file name shown in error messages.
+
+    Raises:
+        UnsupportedOpError: an op has no handler (listed with its line), before anything runs.
+    """
+
+    def __init__(self, program: Program, *, rank: int = 0, communicator: Communicator | None = None,
+                 xp: Any = None, process_groups: Mapping[int, Sequence[int]] | None = None,
+                 source: str | None = None):
+        self.program = program
+        self.rank = rank
+        self.communicator = communicator
+        self.xp = xp if xp is not None else compat_numpy
+        self.source = source
+        self.process_groups: dict[int, tuple[int, ...]] = {
+            int(k): tuple(int(r) for r in v) for k, v in (process_groups or {}).items()
+        }
+        self.process_groups.update(program.process_groups)
+        self.ops: list[Operation] = list(program.block)
+        self.index = {op: i for i, op in enumerate(self.ops)}
+        self._check_ops()
+        self._handlers = [_handler_for(op.name) for op in self.ops]
+        self._attrs = [{k: to_python(v) for k, v in op.attributes.items()} for op in self.ops]
+        self._in_place = [self._in_place_pairs(op) for op in self.ops]
+        self._operand_counts = [Counter(v for v in op.operands if v is not None) for op in self.ops]
+        self._lines: dict[Operation, int] | None = None
+
+    # -- checks -----------------------------------------------------------------------------
+
+    def _check_ops(self) -> None:
+        unknown = [op for op in self.program.walk() if op.regions or _handler_for(op.name) is None]
+        if not unknown:
+            return
+        first = unknown[0]
+        names = sorted({op.name for op in unknown})
+        if first.regions:
+            what = f"op {first.name} has regions, which the executor does not interpret"
+        else:
+            what = (f"no kernel or handler for op {first.name}; write one with "
+                    f"@kernel({first.name!r}) in rulepass.runtime.kernels")
+        raise self._error(UnsupportedOpError, first,
+                          f"{what} (ops without one: {', '.join(names)})")
+
+    @staticmethod
+    def _in_place_pairs(op: Operation) -> tuple[tuple[int, int], ...]:
+        if op.name.startswith("builtin.") or not op.name.endswith("_"):
+            return ()
+        pairs = IN_PLACE.get(op.name, ((0, 0),))
+        return tuple((o, r) for o, r in pairs
+                     if o < op.num_operands and r < len(op.results) and op.operand(o) is not None)
+
+    def line_of(self, op: Operation) -> int | None:
+        """1-based line of ``op`` in the printed program (None if it is not in it)."""
+        if self._lines is None:
+            self._lines = op_lines(self.program)
+        index = self._lines.get(op)
+        return None if index is None else index + 1
+
+    def _error(self, cls, op: Operation | None, message: str):
+        from ..engine.printer import print_program
+
+        if op is None:
+            return cls(message, rank=self.rank, file=self.source)
+        line = self.line_of(op)
+        context = None
+        if line is not None:
+            context = program_context(print_program(self.program).split("\n"), line - 1)
+        return cls(message, op=op, rank=self.rank, file=self.source, line=line, context=context)
+
+    # -- running ----------------------------------------------------------------------------
+
+    def use_counts(self, indices: Iterable[int] | None = None) -> Counter:
+        """Value -> reads by the ops at ``indices`` (default: all ops)."""
+        counts: Counter = Counter()
+        for i in range(len(self.ops)) if indices is None else indices:
+            counts.update(self._operand_counts[i])
+        return counts
+
+    def environment(self, indices: Iterable[int] | None = None) -> Environment:
+        """A fresh environment for running the ops at ``indices`` (default: all) in it."""
+        return Environment(self.use_counts(indices))
+
+    def run(self, feeds: Mapping[str, Any] | None = None,
+            scope: MutableMapping[str, Any] | None = None, **options) -> dict[str, Any]:
+        """Run the whole program once; returns the outputs (``shadow_output``/``fetch`` by name).
+
+        ``feeds``: ``pd_op.data`` name -> array (shape and dtype as the op's result type).
+        ``scope``: the rank's persistent variables (parameters by ``parameter_name``,
+        gradient-merge buffers, ...), updated in place by in-place ops. Further keyword options
+        are those of :meth:`run_ops`. Raises MissingInputError, ExecutionError.
+        """
+        indices = range(len(self.ops))
+        env = self.environment(indices)
+        outputs: dict[str, Any] = {}
+        self.run_ops(indices, env, feeds=feeds, scope=scope, outputs=outputs, **options)
+        return outputs
+
+    def check_inputs(self, indices: Iterable[int], env: Environment, feeds: Mapping[str, Any],
+                     scope: Mapping[str, Any], local_scope: Mapping[str, Any] | None) -> None:
+        """Raise MissingInputError when an op at ``indices`` reads a data input, parameter or
+        kwarg that has no value (checked before anything runs)."""
+        for i in indices:
+            op = self.ops[i]
+            attrs = self._attrs[i]
+            if op.name in ("pd_op.data", "pd_op.feed") and attrs.get("name") not in feeds:
+                raise self._error(MissingInputError, op,
+                                  f"no input fed for data {attrs.get('name')!r} (fed: "
+                                  f"{', '.join(sorted(feeds)) or 'nothing'})")
+            if op.name == "builtin.parameter" and attrs.get("parameter_name") not in scope:
+                raise self._error(MissingInputError, op,
+                                  f"parameter {attrs.get('parameter_name')!r} has no value in the "
+                                  "rank's scope; load it (e.g. from params.npz) before running")
+            for v in op.operands:
+                if v is None or v.owner is not None or v in env:
+                    continue
+                name = v.kwarg_name
+                found = (local_scope is not None and name in local_scope) or name in scope \
+                    or name in feeds
+                if not found and not _persistable(v):
+                    raise self._error(MissingInputError, op,
+                                      f"kwarg %kwarg_{name} has no value: no earlier job wrote it "
+                                      "and it is not persistable")
+
+    def run_ops(self, indices: Iterable[int], env: Environment, *,
+                feeds: Mapping[str, Any] | None = None,
+                scope: MutableMapping[str, Any] | None = None,
+                local_scope: MutableMapping[str, Any] | None = None,
+                outputs: MutableMapping[str, Any] | None = None,
+                p2p_key: Callable[[Operation], Hashable] | None = None,
+                time_ops: bool = False) -> RunStats:
+        """Run the ops at ``indices`` (program positions, in the given order) in ``env``.
+
+        ``local_scope``: values of one micro-batch by name (kwargs read it first, shadow_output
+        writes it). ``outputs``: receives shadow_output/fetch values. ``p2p_key``: op -> message key
+        for send/recv (default :func:`default_p2p_key`). Returns RunStats. Raises MissingInputError
+        (before running), ExecutionError (naming the op) when an op fails.
+        """
+        indices = list(indices)
+        feeds = {} if feeds is None else feeds
+        scope = {} if scope is None else scope
+        outputs = {} if outputs is None else outputs
+        self.check_inputs(indices, env, feeds, scope, local_scope)
+        run = _Run(self, env, feeds, scope, local_scope, outputs, p2p_key or default_p2p_key)
+        stats = RunStats()
+        for i in indices:
+            op = self.ops[i]
+            inputs = [run.value(v, op) if v is not None else None for v in op.operands]
+            start = time.perf_counter() if time_ops else 0.0
+            try:
+                results = self._handlers[i](run, op, inputs)
+            except (ExecutionError, CommAbortedError):
+                raise
+            except Exception as error:  # noqa: BLE001 - re-raised naming the op
+                raise self._error(ExecutionError, op,
+                                  f"{op.name} failed: {type(error).__name__}: {error}") from error
+            if time_ops:
+                stats.op_seconds[op.name] += time.perf_counter() - start
+            self._bind_results(run, i, op, results)
+            stats.ops_run += 1
+            env.note_peak()
+            for v in self._operand_counts[i]:
+                for _ in range(self._operand_counts[i][v]):
+                    env.consumed(v)
+            for r in op.results:
+                env.drop_if_unused(r)
+        stats.peak_live_values = env.peak_live_values
+        stats.peak_live_bytes = env.peak_live_bytes
+        stats.freed = env.freed
+        return stats
+
+    def _bind_results(self, run: "_Run", i: int, op: Operation, results: list) -> None:
+        if not isinstance(results, list) or len(results) != len(op.results):
+            got = len(results) if isinstance(results, list) else type(results).__name__
+            raise self._error(ExecutionError, op,
+                              f"{op.name} produced {got} results, the op has {len(op.results)}")
+        in_place = dict((r, o) for o, r in self._in_place[i])
+        for k, (value, array) in enumerate(zip(op.results, results)):
+            if isinstance(array, ScopeCell):
+                run.env.bind_cell(value, array)
+                continue
+            self._check_result(op, k, value.type, array)
+            if k in in_place:
+                cell = run.env.cell(op.operand(in_place[k]))
+                cell.array = array
+                run.env.bind_cell(value, cell)
+            else:
+                run.env.bind(value, array)
+
+    def _check_result(self, op: Operation, k: int, t, array: Any) -> None:
+        if isinstance(t, DenseTensorType):
+            if array is None:
+                raise self._error(ExecutionError, op, f"{op.name} result {k} is None but its type is "
+                                  f"{t}")
+            shape = tuple(array.shape)
+            if len(shape) != len(t.shape) or any(d >= 0 and d != s for d, s in zip(t.shape, shape)):
+                raise self._error(ExecutionError, op,
+                                  f"{op.name} result {k} has shape {list(shape)}, its type says "
+                                  f"{list(t.shape)}")
+            expected = dtype_from_name(self.xp, t.dtype, op.name)
+            if expected is not None and array.dtype != expected:
+                raise self._error(ExecutionError, op,
+                                  f"{op.name} result {k} has dtype {array.dtype}, its type says "
+                                  f"{t.dtype}")
+        elif isinstance(t, VectorType) and not isinstance(array, list):
+            raise self._error(ExecutionError, op, f"{op.name} result {k} should be a list of arrays")
+        elif isinstance(t, NullType):
+            return
+
+
+def _persistable(v: Value) -> bool:
+    for key, value in v.kwarg_attrs or []:
+        if key == "persistable":
+            return value is True or value == [True]
+    return False
+
+
+class _Run:
+    """State of one run_ops call, handed to the handlers."""
+
+    def __init__(self, executor: Executor, env: Environment, feeds, scope, local_scope, outputs,
+                 p2p_key):
+        self.executor = executor
+        self.xp = executor.xp
+        self.env = env
+        self.feeds = feeds
+        self.scope = scope
+        self.local_scope = local_scope
+        self.outputs = outputs
+        self.p2p_key = p2p_key
+
+    def attrs(self, op: Operation) -> dict:
+        return self.executor._attrs[self.executor.index[op]]
+
+    def attr(self, op: Operation, key: str, default: Any = None) -> Any:
+        value = self.attrs(op).get(key, default)
+        if value is None:
+            raise self.fail(op, f"{op.name} has no attribute {key!r}")
+        return value
+
+    def fail(self, op: Operation, message: str) -> ExecutionError:
+        return self.executor._error(ExecutionError, op, message)
+
+    def value(self, v: Value, op: Operation) -> Any:
+        """The array of operand ``v``; a kwarg is looked up in the scopes on first read."""
+        env = self.env
+        if v in env:
+            return env.read(v)
+        if v.owner is not None:
+            raise self.fail(op, f"{op.name} reads a value that is not live (defined by "
+                                f"{v.owner.name}, which has not run here or was freed)")
+        name = v.kwarg_name
+        if self.local_scope is not None and name in self.local_scope:
+            env.bind_cell(v, ScopeCell(self.local_scope, name))
+        elif name in self.scope:
+            env.bind_cell(v, ScopeCell(self.scope, name))
+        elif name in self.feeds:
+            env.bind(v, self.xp.asarray(self.feeds[name]))
+        else:
+            if not isinstance(v.type, DenseTensorType) or any(d < 0 for d in v.type.shape):
+                raise self.fail(op, f"cannot create persistable kwarg %kwarg_{name} of type {v.type}")
+            dtype = dtype_from_name(self.xp, v.type.dtype, op.name)
+            self.scope[name] = self.xp.zeros(v.type.shape, dtype=dtype)
+            env.bind_cell(v, ScopeCell(self.scope, name))
+        return env.read(v)
+
+    def scope_cell(self, name: str, op: Operation) -> ScopeCell:
+        if name not in self.scope:
+            raise self.executor._error(MissingInputError, op, f"parameter {name!r} has no value")
+        return ScopeCell(self.scope, name)
+
+    def feed(self, name: str, op: Operation) -> Any:
+        if name not in self.feeds:
+            raise self.executor._error(MissingInputError, op, f"no input fed for data {name!r}")
+        array = self.xp.asarray(self.feeds[name])
+        t = op.results[0].type
+        if isinstance(t, DenseTensorType):
+            shape = tuple(array.shape)
+            if len(shape) != len(t.shape) or any(d >= 0 and d != s for d, s in zip(t.shape, shape)):
+                raise self.executor._error(
+                    MissingInputError, op,
+                    f"data {name!r} was fed shape {list(shape)}, the program expects "
+                    f"{list(t.shape)} (a pipeline feeds one micro-batch at a time)")
+            dtype = dtype_from_name(self.xp, t.dtype, op.name)
+            if dtype is not None and array.dtype != dtype:
+                raise self.executor._error(
+                    MissingInputError, op,
+                    f"data {name!r} was fed dtype {array.dtype}, the program expects {t.dtype}")
+        if self.local_scope is not None:
+            self.local_scope[name] = array
+        return array
+
+    def output(self, name: str, array: Any) -> None:
+        self.outputs[name] = array
+        if self.local_scope is not None:
+            self.local_scope[name] = array
+
+    def comm(self, op: Operation) -> Communicator:
+        if self.executor.communicator is None:
+            raise self.fail(op, f"{op.name} needs a communicator; run the ranks with one "
+                                "(e.g. comm_local.run_ranks)")
+        return self.executor.communicator
+
+    def group(self, op: Operation) -> tuple[int, ...]:
+        ring_id = int(self.attr(op, "ring_id"))
+        group = self.executor.process_groups.get(ring_id)
+        if group is None:
+            raise self.fail(op, f"ring_id {ring_id} has no known process group; give the program a "
+                                f"'process_group {ring_id} : [...]' header or pass process_groups")
+        return group
