@@ -17,7 +17,8 @@ linear pass (Paddle rebuilds its op list for every forward op, which grows as la
 4. Every created op gets ``op_role: 1``, ``grad_of: <the forward op's op_id>`` (forward ops get a
    unique ``op_id``), ``stop_gradient`` per result, and — when the forward op has a dist attribute —
    an op dist attribute on the forward op's mesh whose entries are the dist attributes of its
-   operand and (declared) result types.
+   operand and (declared) result types — unless some of those types are dense (the ops at the
+   edge of a local region), which get none.
 
 Grad definitions are objects with ``op_names`` (tuple of op names, or ``None`` for any) and
 ``match(op) -> bindings | None`` / ``emit(emitter, op, bindings)``; :mod:`rw_grad` compiles them
@@ -123,7 +124,11 @@ class GradEmitter:
             attributes["grad_of"] = self.op_ids[fwd]
         attributes.setdefault("stop_gradient", tuple(False for _ in result_types))
         dist = None
-        if fwd is not None and fwd.dist_attr is not None:
+        # An op dist attribute describes dist values: ops crossing into or out of a local region
+        # (dense on one side) get none, as Paddle builds them.
+        all_dist = all(isinstance(t, (DistTensorType, VectorType)) or t == NULL_TYPE
+                       for t in [v.type for v in operands if v is not None] + list(result_types))
+        if fwd is not None and fwd.dist_attr is not None and all_dist:
             mesh = fwd.dist_attr.mesh
             if name == "dist_op.reshard" and operands and result_types:
                 src, dst = operands[0].type, result_types[0]

@@ -72,7 +72,7 @@ class ProgramBuilder(Transformer):
 
     def __init__(self):
         super().__init__(visit_tokens=True)
-        self.values: dict[str, object] = {}
+        self.defined: dict[str, object] = {}
         self.program_kwargs: list = []
 
     # ---- terminals -------------------------------------------------------------------------
@@ -210,20 +210,26 @@ class ProgramBuilder(Transformer):
     def attr(self, c):
         return (str(c[0]), c[1])
 
-    def attr_dict(self, c):
+    def attrs(self, c):
         return c
 
+    def attr_dict(self, c):
+        return c[0]
+
     # ---- ops and blocks --------------------------------------------------------------------
-    def value_list(self, c):
+    def values(self, c):
         return c
+
+    def value_list(self, c):
+        return c[0]
 
     @v_args(meta=True)
     def kwarg(self, meta, c):
         name, attrs = str(c[0]), c[1]
-        if name in self.values:
+        if name in self.defined:
             raise _at(meta, f"{name} is defined twice")
         v = make_kwarg(name[len("%kwarg_"):], NULL_TYPE, attrs)
-        self.values[name] = v
+        self.defined[name] = v
         self.program_kwargs.append(v)
         return v
 
@@ -242,7 +248,7 @@ class ProgramBuilder(Transformer):
             if token.type == "NULL_VALUE":
                 values.append(None)
                 continue
-            v = self.values.get(str(token))
+            v = self.defined.get(str(token))
             if v is None:
                 raise _at(token, f"{token} is used before it is defined")
             if operand_types is not None and v.owner is None and v.type is NULL_TYPE:
@@ -264,9 +270,9 @@ class ProgramBuilder(Transformer):
         for token, v in zip(results, op.results):
             if token.type == "NULL_VALUE":
                 continue
-            if str(token) in self.values:
+            if str(token) in self.defined:
                 raise _at(token, f"{token} is defined twice")
-            self.values[str(token)] = v
+            self.defined[str(token)] = v
         return op
 
     @v_args(meta=True)
@@ -353,6 +359,7 @@ FRIENDLY = {
     "FALSE": "false",
     "_NL": "the end of the line",
     "$END": "the end of the text",
+    "<END-OF-FILE>": "the end of the text",
     "_TENSOR_OPEN": "tensor<",
     "_PARTIAL_OPEN": "', partial('",
     "_PLACEMENTS_OPEN": "', placements:['",
@@ -395,6 +402,19 @@ def _found_at(line: str, col: int) -> str:
     return repr(m.group(0)[:24])
 
 
+class _TopState(int):
+    """A parser state that equals any other with the same LALR state number (an ``int``, as
+    lark's debug logging formats it with ``%d``)."""
+
+    def __new__(cls, state):
+        return super().__new__(cls, state.position)
+
+    def __eq__(self, other) -> bool:
+        return int(self) == getattr(other, "position", other)
+
+    __hash__ = int.__hash__
+
+
 def syntax_error(e: UnexpectedInput, text: str, filename: str | None) -> ParseError:
     """Turn lark's exception into a :class:`ParseError`: where, the line with a caret, which
     mistake it looks like (``match_examples`` over :data:`~.pir_syntax_errors.EXAMPLES`) and what
@@ -404,19 +424,21 @@ def syntax_error(e: UnexpectedInput, text: str, filename: str | None) -> ParseEr
     lines = text.split("\n")
     parser = program_parser()
     label = None
-    try:
+    if e.state is not None:
+        # lark compares whole parser states, stack depth included; an example program is
+        # shallower than a real one (no header lines, no enclosing regions), so compare the
+        # LALR state only.
+        e.state = _TopState(e.state)
         label = e.match_examples(parser.parse, EXAMPLES, token_type_match_fallback=True,
                                  use_accepts=True)
-    except AssertionError:  # an error lark raised without a parser state
-        label = None
 
     if isinstance(e, UnexpectedCharacters):
         line_no, col = e.line, e.column
         line = lines[line_no - 1]
         expected = set(e.allowed or ())
         found = _found_at(line, col)
-        if label is None:
-            label = describe_characters(expected, line, col)
+        # What the lexer saw (an unterminated string, an unknown type) says more than the state.
+        label = describe_characters(expected, line, col, lexer_error=True) or label
     else:
         token = e.token if isinstance(e, UnexpectedToken) else None
         expected = set(e.expected or ())
@@ -428,6 +450,7 @@ def syntax_error(e: UnexpectedInput, text: str, filename: str | None) -> ParseEr
             line = lines[line_no - 1]
             col = len(line.rstrip()) + 1
             found = "the end of the text"
+            label = label or "a '}' is missing: the text ends inside a block"
         elif token.type == "_NL":
             line_no, col = token.line, token.column
             line = lines[line_no - 1]
@@ -438,8 +461,13 @@ def syntax_error(e: UnexpectedInput, text: str, filename: str | None) -> ParseEr
             line_no, col = token.line, token.column
             line = lines[line_no - 1]
             found = repr(str(token)[:24])
-            if token.type == "OP_NAME" or token.type == "STRING" and "OP_NAME" in expected:
-                label = label or "malformed op name"
-    what = f"expected {describe_expected(expected)}, found {found}"
-    message = f"{label}: {what}" if label else what
+            if expected <= {"$END", "<END-OF-FILE>", "_NL"}:
+                label = "text after the end of the program (the '}' that closes it is above)"
+            if label is None:
+                label = describe_characters(expected, line, col, lexer_error=False)
+    if label and "expected" in label:
+        message = label
+    else:
+        what = f"expected {describe_expected(expected)}, found {found}"
+        message = f"{label}: {what}" if label else what
     return ParseError(message, file=filename, line=line_no, col=col, source_line=line)

@@ -32,12 +32,19 @@ from .types import (
 
 
 class _Fail(Exception):
-    """Internal: a parse failure at character offset ``pos`` of the current text."""
+    """Internal: a parse failure at character offset ``pos`` of the current text; ``semantic``
+    when the text is well-formed but means nothing (the grammar would accept it)."""
 
-    def __init__(self, message: str, pos: int):
+    def __init__(self, message: str, pos: int, semantic: bool = False):
         super().__init__(message)
         self.message = message
         self.pos = pos
+        self.semantic = semantic
+
+
+class _SyntaxFailure(ParseError):
+    """Internal: a syntax error found by the fast scanner. :func:`parse_program` then re-parses
+    the text with the grammar, whose message says what was expected."""
 
 
 _INT = re.compile(r"-?\d+")
@@ -108,9 +115,13 @@ def _placement(sc: _Scan):
     if sc.eat("Replicate()"):
         return Replicate()
     if sc.eat("Partial(reduce_type="):
+        start = sc.i
         r = sc.match(_WORD, "a reduce type")
         sc.expect(")")
-        return Partial(r)
+        try:
+            return Partial(r)
+        except ValueError as e:
+            raise _Fail(str(e), start, semantic=True) from None
     raise _Fail("expected a placement: Shard(dim=N), Replicate() or Partial(reduce_type=R)", sc.i)
 
 
@@ -151,7 +162,7 @@ def _tensor_dist_attr(sc: _Scan) -> TensorDistAttr:
             attr.check_placements(placements)
         return attr
     except ValueError as e:
-        raise _Fail(str(e), start) from None
+        raise _Fail(str(e), start, semantic=True) from None
 
 
 def _dist_item(sc: _Scan):
@@ -188,13 +199,15 @@ def _op_dist_attr(sc: _Scan) -> OperationDistAttr:
             k = int(sc.match(_INT, "an operand index"))
             sc.expect("):")
             if k != len(operands):
-                raise _Fail(f"operand({k}) out of order (expected operand({len(operands)}))", sc.i)
+                raise _Fail(f"operand({k}) out of order (expected operand({len(operands)}))", sc.i,
+                            semantic=True)
             operands.append(_dist_item(sc))
         elif sc.eat("result("):
             k = int(sc.match(_INT, "a result index"))
             sc.expect("):")
             if k != len(results):
-                raise _Fail(f"result({k}) out of order (expected result({len(results)}))", sc.i)
+                raise _Fail(f"result({k}) out of order (expected result({len(results)}))", sc.i,
+                            semantic=True)
             results.append(_dist_item(sc))
         elif sc.eat("chunk_id:"):
             chunk_id = int(sc.match(_INT, "a chunk id"))
@@ -204,7 +217,7 @@ def _op_dist_attr(sc: _Scan) -> OperationDistAttr:
     try:
         return OperationDistAttr(ProcessMesh(shape, ids), operands, results, chunk_id)
     except ValueError as e:
-        raise _Fail(str(e), start) from None
+        raise _Fail(str(e), start, semantic=True) from None
 
 
 _type_cache: dict[str, object] = {}
@@ -243,7 +256,7 @@ def _type(sc: _Scan):
         try:
             return DistTensorType(dims, dtype, dist)
         except ValueError as e:
-            raise _Fail(str(e), start) from None
+            raise _Fail(str(e), start, semantic=True) from None
     if sc.eat("vec["):
         items = []
         if not sc.eat("]"):
@@ -371,9 +384,10 @@ class _ProgramParser:
         self.attr_cache: dict[str, tuple[list, int]] = {}
         self.typelist_cache: dict[str, list] = {}
 
-    def error(self, message: str, col: int | None = None) -> ParseError:
-        return ParseError(message, file=self.filename, line=self.lineno,
-                          col=(col + 1) if col is not None else None, source_line=self.line)
+    def error(self, message: str, col: int | None = None, syntax: bool = False) -> ParseError:
+        kind = _SyntaxFailure if syntax else ParseError
+        return kind(message, file=self.filename, line=self.lineno,
+                    col=(col + 1) if col is not None else None, source_line=self.line)
 
     def parse(self) -> Program:
         lines = self.text.split("\n")
@@ -389,19 +403,21 @@ class _ProgramParser:
             if not stripped or stripped.startswith("#"):
                 continue
             if done:
-                raise self.error("text after the end of the program", len(raw) - len(raw.lstrip()))
+                raise self.error("text after the end of the program", len(raw) - len(raw.lstrip()),
+                                 syntax=True)
             indent = len(raw) - len(raw.lstrip())
             if not stack:
                 if stripped.startswith("process_group"):
                     m = _GROUP.match(stripped)
                     if not m:
                         raise self.error("malformed process group header; expected "
-                                         "'process_group RING_ID : [r0,r1,...]'", indent)
+                                         "'process_group RING_ID : [r0,r1,...]'", indent,
+                                         syntax=True)
                     ranks = tuple(int(x) for x in m.group(2).replace(" ", "").split(",") if x)
                     groups[int(m.group(1))] = ranks
                     continue
                 if stripped != "{":
-                    raise self.error("expected '{' opening the program", indent)
+                    raise self.error("expected '{' opening the program", indent, syntax=True)
                 stack.append((program.block, None))
                 continue
             if stripped == "}":
@@ -413,7 +429,7 @@ class _ProgramParser:
             if stripped == "} else {":
                 block, owner = stack.pop()
                 if owner is None:
-                    raise self.error("'} else {' outside an op with regions", indent)
+                    raise self.error("'} else {' outside an op with regions", indent, syntax=True)
                 nb = Block()
                 owner.add_region(nb)
                 stack.append((nb, owner))
@@ -434,7 +450,7 @@ class _ProgramParser:
         if not done:
             self.lineno, self.line = len(lines), lines[-1] if lines else ""
             raise self.error("unexpected end of text: a '}' is missing" if stack
-                             else "empty program: expected '{'")
+                             else "empty program: expected '{'", syntax=True)
         program.process_groups = groups
         return program
 
@@ -447,7 +463,7 @@ class _ProgramParser:
             if sc.i != len(stripped):
                 raise _Fail("unexpected text after the kwarg's attributes", sc.i)
         except _Fail as f:
-            raise self.error(f.message, indent + f.pos) from None
+            raise self.error(f.message, indent + f.pos, syntax=not f.semantic) from None
         full = f"%kwarg_{name}"
         if full in self.values:
             raise self.error(f"{full} is defined twice", indent)
@@ -476,7 +492,10 @@ class _ProgramParser:
                 raise _Fail(f"malformed op name {name!r}; expected dialect.op", sc.i)
             sc.i = j + 1
             if sc.peek(" [id:"):
-                sc.i = raw.index("]", sc.i) + 1
+                close = raw.find("]", sc.i)
+                if close < 0:
+                    raise _Fail("unterminated [id:N]", sc.i)
+                sc.i = close + 1
             # (operands)
             sc.expect(" (", "' (' opening the operand list")
             operand_names = []
@@ -510,7 +529,7 @@ class _ProgramParser:
                 else:
                     raise _Fail("unexpected text after the result types", sc.i)
         except _Fail as f:
-            raise self.error(f.message, f.pos) from None
+            raise self.error(f.message, f.pos, syntax=not f.semantic) from None
 
         if len(result_types) != len(result_names):
             raise self.error(f"{len(result_names)} results named but {len(result_types)} result "
@@ -628,8 +647,18 @@ def parse_program(text: str, filename: str | None = None) -> Program:
     Raises :class:`~rulepass.engine.errors.ParseError` naming file, line and column (with the line
     and a caret) for malformed text, unknown types, wrong result counts, values used before their
     definition and values defined twice.
+
+    Text the fast scanner finds malformed is parsed again with the grammar
+    (:func:`~rulepass.engine.pir_lark.parse_program_lark`), which defines the format: its message
+    says what was expected, and text that only the grammar accepts (other spacing) still parses.
     """
-    return _ProgramParser(text, filename).parse()
+    try:
+        return _ProgramParser(text, filename).parse()
+    except _SyntaxFailure:
+        pass
+    from .pir_lark import parse_program_lark  # imported late: lark is needed only here
+
+    return parse_program_lark(text, filename)
 
 
 def parse_type(text: str):

@@ -8,6 +8,8 @@ unknown type or element type, an unterminated string, a malformed op name.
 
 from __future__ import annotations
 
+import re
+
 from .types import ELEMENT_TYPES
 
 
@@ -133,19 +135,22 @@ EXAMPLES: dict[str, list[str]] = {
 }
 
 
-def describe_characters(expected: set, line: str, col: int) -> str | None:
-    """Name the mistake when no token starts at 1-based ``col`` of ``line`` (lark's
-    ``UnexpectedCharacters``), given the terminals the grammar expected there; ``None`` when no
-    name fits."""
+def describe_characters(expected: set, line: str, col: int, lexer_error: bool) -> str | None:
+    """Name the mistake at 1-based ``col`` of ``line`` from the terminals the grammar expected
+    there: an unknown type or element type, a malformed op name, and (when ``lexer_error``, that
+    is no token starts there) an unterminated string. ``None`` when no name fits."""
     rest = line[col - 1:]
-    word = rest.split(",")[0].split(">")[0].split("]")[0].split(")")[0].split("<")[0].strip()
+    m = re.match(r"\s*([^\s,()<>\[\]{}]+|\S)", rest)
+    word = m.group(1) if m else ""
     if "ELEMENT" in expected:
         return (f"unknown element type {word!r}; expected one of " + ", ".join(ELEMENT_TYPES))
     if "_TENSOR_OPEN" in expected or "NULL_TYPE" in expected:
         return (f"unknown type {word!r}; expected tensor<...>, pd_dist.tensor<...>, vec[...] or "
                 "<<NULL TYPE>>")
-    if rest.startswith('"') and ("STRING" in expected or "OP_NAME" in expected):
+    if lexer_error and rest.startswith('"') and ("STRING" in expected or "OP_NAME" in expected):
         return "unterminated string"
     if "OP_NAME" in expected:
-        return "malformed op name; expected a quoted \"dialect.op\""
+        if rest.startswith('"'):
+            word = re.match(r'"[^"\n]*"?', rest).group(0)
+        return f"malformed op name {word}; expected a quoted \"dialect.op\" such as \"pd_op.add\""
     return None

@@ -207,3 +207,27 @@ def compile_grad(decl: GradDecl, file: str | None) -> GradDefinition:
     """Check and compile one ``grad`` block (``RuleCompileError`` for a contribution to a name
     that is not an operand, or a malformed ``grad()`` call)."""
     return GradDefinition(decl, file)
+
+
+def grad_definitions(module) -> list[GradDefinition]:
+    """The compiled ``grad`` blocks of a parsed module, in file order."""
+    return [compile_grad(item, module.file) for item in module.items
+            if isinstance(item, GradDecl)]
+
+
+def load_grad_definitions(paths=None) -> list[GradDefinition]:
+    """Parse and compile the ``grad`` blocks of ``.rw`` files (default: the installed
+    ``rules/grad.rw``). Later files come first, so a user's definition overrides ours."""
+    from importlib import resources
+
+    from .rw_parse import parse_rules
+
+    if paths is None:
+        ref = resources.files("rulepass.rules").joinpath("grad.rw")
+        texts = [(ref.read_text(), "rules/grad.rw")]
+    else:
+        texts = [(open(p).read(), str(p)) for p in paths]
+    out: list[GradDefinition] = []
+    for text, name in reversed(texts):
+        out.extend(grad_definitions(parse_rules(text, name)))
+    return out

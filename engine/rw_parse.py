@@ -182,6 +182,18 @@ class RuleTreeBuilder(Transformer):
     def where_clause(self, meta, c):
         return c[0]
 
+    # ---- grad definitions (engine/rw_grad.py) -------------------------------------------------
+    def grad_decl(self, meta, c):
+        from .rw_grad import GradDecl
+
+        pattern, where, *body = c
+        return GradDecl(pattern, where, tuple(body), self.span(meta))
+
+    def grad_contrib(self, meta, c):
+        from .rw_grad import GradContrib
+
+        return GradContrib(str(c[0]), c[1], self.span(meta))
+
     # ---- rewrites ---------------------------------------------------------------------------
     def rewrite_clause(self, meta, c):
         return tuple(c)

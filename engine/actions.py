@@ -1,0 +1,291 @@
+"""Carry out a rule's `rewrite` block on a match, through the IR's mutation API only.
+
+`Rewriter(match, ctx).run()` applies the actions in order and reports whether anything changed
+and which ops were touched (created, changed, erased, or reading a replaced value), so the driver
+can reject no-op applications and revisit only what changed. Errors are `RewriteError`s naming
+the rule and the action's file:line.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from . import rw_ast as A
+from .errors import RewriteError
+from .exprs import ABSENT, Context, EvalError, as_value, describe, evaluate, iterate
+from .ir import Operation, Value
+from .match import Match
+from .printer import print_op
+from .types import DenseTensorType, DistTensorType, NullType, OperationDistAttr, ProcessMesh, \
+    VectorType
+
+TYPE_CLASSES = (DenseTensorType, DistTensorType, NullType, VectorType)
+
+
+def attribute_value(value, span):
+    """An expression result as an attribute value: lists become tuples; ops, values and ABSENT
+    are refused (EvalError)."""
+    if value is ABSENT:
+        raise EvalError("the value is absent (use `??` to give a default)", span)
+    if isinstance(value, (Operation, Value)):
+        raise EvalError(f"{describe(value)} cannot be an attribute value", span)
+    if isinstance(value, (list, tuple)):
+        return tuple(attribute_value(v, span) for v in value)
+    return value
+
+
+def as_type(value, span):
+    """An expression result as a type: a type, the type of a value or op, or type text."""
+    if isinstance(value, TYPE_CLASSES):
+        return value
+    if isinstance(value, (Operation, Value)):
+        return as_value(value, span).type
+    if isinstance(value, str):
+        from .pir_parse import parse_type
+
+        return parse_type(value)
+    raise EvalError(f"expected a type, got {describe(value)}", span)
+
+
+@attrs.define
+class Outcome:
+    """What an application did: `changed`, the ops `touched` (alive or not) and `created`."""
+
+    changed: bool = False
+    touched: dict = attrs.field(factory=dict)
+    created: list = attrs.field(factory=list)
+
+    def touch(self, op) -> None:
+        """Remember `op` as touched."""
+        if op is not None:
+            self.touched[op] = None
+
+
+class Rewriter:
+    """Applies one match's rewrite actions."""
+
+    def __init__(self, match: Match, ctx: Context, pass_name: str):
+        self.match = match
+        self.rule = match.rule
+        self.ctx = ctx
+        self.pass_name = pass_name
+        self.outcome = Outcome()
+        self.anchor = match.anchor
+
+    def error(self, message: str, span: A.Span | None, context: str | None = None):
+        """A RewriteError naming the rule, at the action's file:line."""
+        span = span or self.rule.decl.span
+        if context is None and self.anchor is not None:
+            context = "  at op: " + print_op(self.anchor)
+        return RewriteError(message, span.file, span.line, None, None, context,
+                            rule=self.rule.name, pass_name=self.pass_name)
+
+    def run(self) -> Outcome:
+        """Apply every action; returns the outcome. Raises RewriteError."""
+        env = dict(self.match.env)
+        try:
+            self.actions(self.rule.decl.rewrite, env)
+        except EvalError as error:
+            raise self.error(error.message, error.span) from None
+        except ValueError as error:  # the IR refusing a mutation (such as an op still used)
+            raise self.error(str(error), None) from None
+        return self.outcome
+
+    def eval(self, expr, env):
+        """Evaluate an expression of the rewrite."""
+        return evaluate(expr, env, self.ctx)
+
+    def actions(self, actions, env: dict) -> None:
+        """Run `actions` in order with variables `env` (created ops are added to it)."""
+        for action in actions:
+            getattr(self, "do_" + type(action).__name__)(action, env)
+
+    # ---- actions ------------------------------------------------------------------------------
+    def do_CreateOp(self, action: A.CreateOp, env: dict) -> None:
+        operands = []
+        for expr in action.operands:
+            value = self.eval(expr, env)
+            for item in (value if isinstance(value, list) else [value]):
+                if item is ABSENT:
+                    operands.append(None)
+                elif isinstance(item, (Operation, Value)):
+                    operands.append(as_value(item, expr.span))
+                else:
+                    raise EvalError(f"an operand must be a value, got {describe(item)}",
+                                    expr.span)
+        types = []
+        for expr in action.types:
+            value = self.eval(expr, env)
+            for item in (value if isinstance(value, list) else [value]):
+                types.append(as_type(item, expr.span))
+        attributes, dist = {}, None
+        for attr in action.attrs:
+            value = self.eval(attr.value, env)
+            if attr.key == "op_dist_attr":
+                dist = value if isinstance(value, OperationDistAttr) else None
+                if dist is None and value is not ABSENT:
+                    raise EvalError("op_dist_attr needs an op dist attribute", attr.span)
+                continue
+            attributes[attr.key] = attribute_value(value, attr.span)
+        op = Operation.create(action.op_name, operands, types, attributes, dist)
+        anchor = self.anchor
+        if anchor is None:
+            # A value rule matched no op: new ops go at the start of the program.
+            block = self.ctx.program.block
+            if block.first is None:
+                block.append(op)
+            else:
+                block.insert_before(block.first, op)
+        else:
+            anchor.block.insert_before(anchor, op)
+        self.outcome.changed = True
+        self.outcome.created.append(op)
+        self.outcome.touch(op)
+        if action.binding is not None:
+            env[action.binding] = op
+
+    def do_ReplaceAction(self, action: A.ReplaceAction, env: dict) -> None:
+        target = self.eval(action.target, env)
+        replacement = self.eval(action.replacement, env)
+        pairs = self.replacement_pairs(target, replacement, action.span)
+        for old, new in pairs:
+            if old is new:
+                continue
+            for use in old.uses:
+                self.outcome.touch(use.op)
+                self.outcome.changed = True
+            old.replace_all_uses_with(new)
+
+    def replacement_pairs(self, target, replacement, span) -> list:
+        """(old value, new value) pairs for `replace target with replacement`."""
+        if isinstance(target, Operation) and isinstance(replacement, Operation) and \
+                len(target.results) != 1:
+            if len(target.results) != len(replacement.results):
+                raise EvalError(f"cannot replace {target.name} ({len(target.results)} results) "
+                                f"with {replacement.name} ({len(replacement.results)})", span)
+            return list(zip(target.results, replacement.results))
+        old = as_value(target, span)
+        new = as_value(replacement, span)
+        if not isinstance(old, Value) or not isinstance(new, Value):
+            raise EvalError("replace takes ops or values", span)
+        return [(old, new)]
+
+    def do_EraseAction(self, action: A.EraseAction, env: dict) -> None:
+        doomed: dict[Operation, None] = {}
+        stack = [self.eval(item, env) for item in action.items]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, list):
+                stack.extend(item)
+            elif isinstance(item, Operation):
+                for inner in item.walk():
+                    doomed[inner] = None
+            elif item is not ABSENT:
+                raise EvalError(f"erase takes ops or lists of ops, got {describe(item)}",
+                                action.span)
+        alive = [op for op in doomed if op.block is not None]
+        for op in alive:
+            for result in op.results:
+                for use in result.uses:
+                    if use.op not in doomed:
+                        raise self.error(
+                            f"cannot erase {op.name}: its result {result.index} is still used by "
+                            f"{use.op.name}, which is not erased (replace the uses first)",
+                            action.span, "  used by: " + print_op(use.op))
+        # Users before producers (reverse program order), so every erase sees no uses left.
+        alive.sort(key=Operation.position_key, reverse=True)
+        for op in alive:
+            for value in op.operands:
+                if value is not None and value.owner is not None:
+                    self.outcome.touch(value.owner)
+            self.outcome.touch(op.prev_op)
+            self.outcome.touch(op.next_op)
+            self.outcome.touch(op)
+            op.erase()
+            self.outcome.changed = True
+
+    def do_SetAction(self, action: A.SetAction, env: dict) -> None:
+        op = self.target_op(action.path, env)
+        value = self.eval(action.value, env)
+        names = action.path.names
+        if names[0] == "dist" or names == ("op_dist_attr",):
+            self.set_dist(op, names[1:], value, action.span)
+            return
+        key = names[0]
+        value = attribute_value(value, action.span)
+        missing = object()
+        old = op.attributes.get(key, missing)
+        if old is missing or old != value or type(old) is not type(value):
+            op.set_attr(key, value)
+            self.outcome.changed = True
+            self.outcome.touch(op)
+
+    def set_dist(self, op: Operation, names: tuple, value, span) -> None:
+        """`set o.dist = d`, `set o.dist.chunk_id = k`, `set o.dist.mesh = m`."""
+        if not names:
+            if not isinstance(value, OperationDistAttr):
+                raise EvalError(f"o.dist needs an op dist attribute, got {describe(value)}", span)
+            new = value
+        else:
+            if op.dist_attr is None:
+                raise EvalError(f"{op.name} has no op_dist_attr to set {names[0]} in", span)
+            if names[0] == "chunk_id":
+                if not isinstance(value, int) or isinstance(value, bool):
+                    raise EvalError(f"chunk_id must be an int, got {describe(value)}", span)
+                new = attrs.evolve(op.dist_attr, chunk_id=value)
+            else:
+                if not isinstance(value, ProcessMesh):
+                    raise EvalError(f"mesh must be a process mesh, got {describe(value)}", span)
+                new = attrs.evolve(op.dist_attr, mesh=value)
+        if new != op.dist_attr:
+            op.set_dist_attr(new)
+            self.outcome.changed = True
+            self.outcome.touch(op)
+
+    def do_UnsetAction(self, action: A.UnsetAction, env: dict) -> None:
+        op = self.target_op(action.path, env)
+        names = action.path.names
+        if names[0] == "dist" or names == ("op_dist_attr",):
+            if names[1:] == ("chunk_id",):
+                if op.dist_attr is not None and op.dist_attr.chunk_id != -1:
+                    op.set_dist_attr(attrs.evolve(op.dist_attr, chunk_id=-1))
+                    self.outcome.changed = True
+            elif op.dist_attr is not None:
+                op.set_dist_attr(None)
+                self.outcome.changed = True
+        elif names[0] in op.attributes:
+            op.unset_attr(names[0])
+            self.outcome.changed = True
+        self.outcome.touch(op)
+
+    def target_op(self, path: A.FieldPath, env: dict) -> Operation:
+        """The op a `set`/`unset` path starts from."""
+        op = env.get(path.var)
+        if not isinstance(op, Operation):
+            raise EvalError(f"{path.var} is {describe(op)}, not an op", path.span)
+        return op
+
+    def do_RetypeAction(self, action: A.RetypeAction, env: dict) -> None:
+        value = as_value(self.eval(action.value, env), action.span)
+        if not isinstance(value, Value):
+            raise EvalError(f"retype takes a value, got {describe(value)}", action.span)
+        new = as_type(self.eval(action.type, env), action.type.span)
+        if value.type != new:
+            value.set_type(new)
+            self.outcome.changed = True
+            self.outcome.touch(value.owner)
+            for user in value.users():
+                self.outcome.touch(user)
+
+    def do_ForAction(self, action: A.ForAction, env: dict) -> None:
+        items = iterate(self.eval(action.seq, env), action.seq.span)
+        for item in items:
+            inner = dict(env)
+            inner[action.var] = item
+            if action.where is not None and not self.eval(action.where, inner):
+                continue
+            self.actions(action.body, inner)
+
+    def do_FailAction(self, action: A.FailAction, env: dict) -> None:
+        message = self.eval(action.message, env)
+        raise self.error(str(message), action.span)

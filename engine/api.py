@@ -1,0 +1,226 @@
+"""The rule engine's entry points: load rule files, run passes and pipelines, explain a rule.
+
+    rules = load_rules(["rules/"])
+    result = rules.run_pass(program, "sp_fusion", rank=1)       # changes program in place
+    result = rules.run_pipeline(program, "paddle", rank=0)
+    print(rules.explain(program, "allreduce_split_slice", 7, rank=1))
+
+A run returns `RunResult(program, trace, stats)`; a failure raises a `RulepassError` subclass and
+leaves the program exactly as it was.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from pathlib import Path
+
+import attrs
+
+from . import rw_ast as A
+from .driver import Driver, run_pass
+from .errors import RuleCompileError
+from .ir import Program
+from .rw_check import check_value_type
+from .rw_compile import CompiledPass, Sources, build_rule_set, constant, load_modules
+from .rw_trace import Application, PassStats
+
+
+@attrs.frozen
+class RunResult:
+    """The outcome of a pass or pipeline: the program (changed in place), the applications in
+    order, and per-rule statistics."""
+
+    program: Program
+    trace: tuple
+    stats: PassStats
+
+
+def installed_rules() -> Path:
+    """The folder of the installed `rules/` (the package `rulepass.rules`)."""
+    return Path(str(importlib.resources.files("rulepass.rules")))
+
+
+def convert_param(text: str, type_name: str):
+    """A command-line param value (`-p rank=1`) converted to the declared type.
+
+    Raises RuleCompileError naming the type when it does not convert."""
+    try:
+        if type_name == "int":
+            return int(text)
+        if type_name == "float":
+            return float(text)
+        if type_name == "bool":
+            lowered = text.lower()
+            if lowered in ("true", "1", "yes"):
+                return True
+            if lowered in ("false", "0", "no"):
+                return False
+            raise ValueError(text)
+        return text
+    except ValueError:
+        raise RuleCompileError(f"param value {text!r} is not {'a' if type_name != 'int' else 'an'}"
+                               f" {type_name}") from None
+
+
+class RuleSet:
+    """Loaded and checked rule files: passes, pipelines and test blocks by name."""
+
+    def __init__(self, passes: dict, pipelines: dict, tests: list, sources: Sources):
+        self.passes: dict[str, CompiledPass] = passes
+        self.pipelines: dict[str, A.PipelineDecl] = pipelines
+        self.tests: list[A.TestDecl] = tests
+        self.sources = sources
+
+    # ---- params -------------------------------------------------------------------------------
+    def resolve_params(self, cpass: CompiledPass, given: dict, strings: bool = False) -> dict:
+        """The pass's params: `given` checked against the declarations, defaults filled in.
+
+        With `strings`, values are text to convert (the CLI's `-p`). Raises RuleCompileError for
+        an unknown, missing or mistyped param, before anything is rewritten."""
+        declared = cpass.params
+        decl = cpass.decl
+        for name in given:
+            if name not in declared:
+                raise self.sources.error(decl.span, f"pass {cpass.name!r} has no param {name!r} "
+                                         f"(params: {', '.join(declared) or 'none'})")
+        params = {}
+        for name, param in declared.items():
+            if name in given:
+                value = given[name]
+                if strings and isinstance(value, str):
+                    value = convert_param(value, param.type)
+                check_value_type(param.type, value, decl.span, self.sources)
+                if param.type == "float":
+                    value = float(value)
+                params[name] = value
+            elif param.default is not None:
+                params[name] = constant(param.default, self.sources)
+            else:
+                raise self.sources.error(param.span, f"pass {cpass.name!r} needs param "
+                                         f"{name!r} ({param.type}); give it as {name}=...")
+        return params
+
+    def find_pass(self, name: str) -> CompiledPass:
+        """The pass `name`; RuleCompileError listing the known ones."""
+        cpass = self.passes.get(name)
+        if cpass is None:
+            known = ", ".join(sorted(self.passes)) or "none"
+            raise RuleCompileError(f"unknown pass {name!r} (passes: {known})")
+        return cpass
+
+    # ---- running ------------------------------------------------------------------------------
+    def run_pass(self, program: Program, name: str, *, trace_positions: bool = False,
+                 param_strings: bool = False, **params) -> RunResult:
+        """Run pass `name` on `program` (in place). Raises RulepassError; on error the program
+        is unchanged."""
+        cpass = self.find_pass(name)
+        resolved = self.resolve_params(cpass, params, param_strings)
+        driver = run_pass(program, cpass, resolved, trace_positions)
+        return RunResult(program, tuple(driver.trace), driver.stats)
+
+    def pipeline_steps(self, name: str, params: dict, strings: bool = False) -> list:
+        """(pass, params) for each pass a pipeline runs, nested pipelines expanded. Pipeline
+        params reach every pass declaring them; an entry's own arguments take precedence."""
+        pipeline = self.pipelines.get(name)
+        if pipeline is None:
+            known = ", ".join(sorted(self.pipelines)) or "none"
+            raise RuleCompileError(f"unknown pipeline {name!r} (pipelines: {known})")
+        steps = []
+        used: set[str] = set()
+        stack = [(entry, {}) for entry in reversed(pipeline.entries)]
+        while stack:
+            entry, inherited = stack.pop()
+            own = {arg.name: constant(arg.value, self.sources) for arg in entry.args}
+            if entry.name in self.pipelines:
+                merged = {**inherited, **own}
+                stack.extend((e, merged) for e in reversed(self.pipelines[entry.name].entries))
+                continue
+            cpass = self.find_pass(entry.name)
+            chosen = {k: v for k, v in params.items() if k in cpass.params}
+            used.update(chosen)
+            chosen.update({k: v for k, v in inherited.items() if k in cpass.params})
+            chosen.update(own)
+            steps.append((cpass, self.resolve_params(cpass, chosen, strings)))
+        unused = set(params) - used
+        if unused:
+            raise RuleCompileError(f"no pass of pipeline {name!r} declares param(s) "
+                                   f"{', '.join(sorted(unused))}")
+        return steps
+
+    def run_pipeline(self, program: Program, name: str, *, trace_positions: bool = False,
+                     param_strings: bool = False, **params) -> RunResult:
+        """Run pipeline `name` on `program` (in place); all params are checked before the first
+        pass runs, and if any pass fails the program is left as it was before the pipeline."""
+        steps = self.pipeline_steps(name, params, param_strings)
+        trace: list[Application] = []
+        stats = PassStats()
+        with program.transaction():
+            for cpass, resolved in steps:
+                driver = run_pass(program, cpass, resolved, trace_positions)
+                trace.extend(driver.trace)
+                stats.merge(driver.stats)
+        return RunResult(program, tuple(trace), stats)
+
+    def run(self, program: Program, name: str, **kwargs) -> RunResult:
+        """Run a pass or a pipeline, whichever `name` is."""
+        if name in self.pipelines:
+            return self.run_pipeline(program, name, **kwargs)
+        return self.run_pass(program, name, **kwargs)
+
+    # ---- explain ------------------------------------------------------------------------------
+    def find_rule(self, rule_name: str, pass_name: str | None = None):
+        """(pass, rule) for a rule name, optionally within one pass ("pass.rule" also works)."""
+        if pass_name is None and "." in rule_name:
+            pass_name, rule_name = rule_name.split(".", 1)
+        found = [(p, r) for p in self.passes.values() if pass_name in (None, p.name)
+                 for r in p.rules if r.name == rule_name]
+        if not found:
+            raise RuleCompileError(f"unknown rule {rule_name!r}"
+                                   + (f" in pass {pass_name!r}" if pass_name else ""))
+        if len(found) > 1:
+            raise RuleCompileError(f"rule {rule_name!r} is in several passes ("
+                                   + ", ".join(p.name for p, _ in found)
+                                   + "); write PASS.RULE")
+        return found[0]
+
+    def explain(self, program: Program, rule_name: str, position: int,
+                pass_name: str | None = None, param_strings: bool = False, **params) -> str:
+        """Which constraint of the rule first failed at the op at `position` (0-based, printed
+        order, nested ops counted), or that it matches. Does not change the program."""
+        cpass, rule = self.find_rule(rule_name, pass_name)
+        given = {k: v for k, v in params.items() if k in cpass.params}
+        resolved = self.resolve_params(cpass, given, param_strings)
+        ops = list(program.walk())
+        if not 0 <= position < len(ops):
+            raise RuleCompileError(f"no op at position {position}: the program has {len(ops)}")
+        driver = Driver(program, cpass, resolved)
+        op = ops[position]
+        return f"op {position} ({op.name}): " + driver.matcher.explain(rule, op)
+
+
+def load_rules(paths, installed: bool = False) -> RuleSet:
+    """Load and check rule files (files or folders of `.rw` files; `include`s followed), plus
+    the installed `rules/` when `installed`. Raises RuleSyntaxError or RuleCompileError."""
+    paths = [Path(p) for p in paths]
+    if installed:
+        paths.insert(0, installed_rules())
+    sources = Sources()
+    modules = load_modules(paths, sources)
+    passes, pipelines, tests = build_rule_set(modules, sources)
+    return RuleSet(passes, pipelines, tests, sources)
+
+
+def load_rules_text(text: str, filename: str = "<rules>") -> RuleSet:
+    """Load rules from text (tests and tools). `include`s are resolved against the current
+    folder."""
+    from .rw_parse import parse_rules
+
+    sources = Sources()
+    sources.add(filename, text)
+    module = parse_rules(text, filename)
+    modules = [module]
+    includes = [Path(inc.path) for inc in module.of(A.IncludeDecl)]
+    if includes:
+        modules.extend(load_modules(includes, sources))
+    passes, pipelines, tests = build_rule_set(modules, sources)
+    return RuleSet(passes, pipelines, tests, sources)

@@ -1,0 +1,254 @@
+"""Run a pass's rules over a program: to fixpoint with a worklist, or in one sweep.
+
+`run_pass(program, cpass, params)` changes `program` in place inside a transaction, so a pass that
+fails leaves it exactly as it was, and returns the applications made and per-rule statistics.
+The guarantees of the rule language (spec "Semantics the engine guarantees") live here:
+
+- fixpoint: the pass ends only after a full round over every op in which no rule matched;
+- a rule application that changes nothing is an error naming the rule's file:line;
+- termination: a budget of applications proportional to program size, and a check for a
+  repeated program state; either failing says "did not converge" and names the rules and ops;
+- determinism: ops are visited in program order, candidates sorted by program position;
+- cost: after a rewrite only the touched ops, their producers, users and block neighbours are
+  revisited; nothing here recurses over the program's length or depth.
+"""
+
+from __future__ import annotations
+
+import collections
+import hashlib
+
+from .actions import Rewriter
+from .errors import RewriteError
+from .exprs import Context, EvalError
+from .ir import Operation, Program, Value
+from .match import Match, ProgramIndex, RuleMatcher
+from .printer import print_op, print_program
+from .rw_check import children
+from .rw_compile import CompiledPass
+from .rw_functions import REGISTRY, FunctionCalls
+from .rw_trace import Application, PassStats
+
+#: Applications allowed per op of the program (plus a constant for tiny programs).
+BUDGET_PER_OP = 16
+BUDGET_BASE = 1000
+#: How many applications in a row are checked for a repeated program state, and when.
+STATE_WINDOW = 64
+
+
+def called_functions(cpass: CompiledPass) -> set[str]:
+    """Names of the functions a pass's rules call (to snapshot for registered ones)."""
+    names: set[str] = set()
+    stack = []
+    for rule in cpass.rules:
+        decl = rule.decl
+        if decl.where is not None:
+            stack.append(decl.where)
+        stack.extend(decl.rewrite)
+    while stack:
+        node = stack.pop()
+        if hasattr(node, "func"):
+            names.add(node.func)
+        for name in ("operands", "types", "items", "body"):
+            value = getattr(node, name, None)
+            if isinstance(value, tuple):
+                stack.extend(value)
+        for name in ("target", "replacement", "value", "type", "seq", "where", "message"):
+            value = getattr(node, name, None)
+            if value is not None and not isinstance(value, (str, int)):
+                stack.append(value)
+        for attr in getattr(node, "attrs", ()) or ():
+            stack.append(attr.value)
+        stack.extend(children(node))
+    return names & set(REGISTRY)
+
+
+def alive(op: Operation, program: Program) -> bool:
+    """Whether `op` is still in `program` (not erased, nor nested in an erased op)."""
+    block = op.block
+    return block is not None and block.program is program
+
+
+class Driver:
+    """One run of one pass over one program."""
+
+    def __init__(self, program: Program, cpass: CompiledPass, params: dict,
+                 trace_positions: bool = False):
+        self.program = program
+        self.cpass = cpass
+        self.params = params
+        self.trace_positions = trace_positions
+        self.stats = PassStats()
+        self.trace: list[Application] = []
+        self.ctx = Context(program, params)
+        self.ctx.functions = FunctionCalls(program, called_functions(cpass))
+        join_keys = {attr.key for rule in cpass.rules for node in rule.nodes
+                     for attr in node.attrs if hasattr(attr.value, "name")}
+        self.index = ProgramIndex(program, join_keys)
+        self.matcher = RuleMatcher(cpass, self.ctx, self.index)
+        self.size = max(1, self.index_size())
+        self.budget = BUDGET_PER_OP * self.size + BUDGET_BASE
+        self.state_checks = (min(2 * self.size + 32, self.budget // 2), self.budget // 2)
+        self.states: dict[str, int] = {}
+        self.applied = 0
+
+    def index_size(self) -> int:
+        """Ops in the program (nested included)."""
+        return len(self.index.filed)
+
+    # ---- strategies ---------------------------------------------------------------------------
+    def run(self) -> None:
+        """Run the pass with its strategy; raises RewriteError."""
+        try:
+            if self.cpass.strategy == "fixpoint":
+                self.fixpoint()
+            else:
+                self.sweep(reverse=self.cpass.strategy == "sweep_reverse")
+        except EvalError as error:
+            span = error.span
+            raise RewriteError(error.message, span.file if span else None,
+                               span.line if span else None, pass_name=self.cpass.name) from None
+
+    def items(self) -> list:
+        """Everything a full round visits: every op in program order, then (for value rules)
+        the values no op defines."""
+        items: list = list(self.program.walk())
+        if self.matcher.value_rules:
+            values = list(self.program.kwargs) + list(self.program.block.args)
+            for op in items:
+                for region in op.regions:
+                    values.extend(region.args)
+            items.extend(values)
+        return items
+
+    def fixpoint(self) -> None:
+        """Worklist to fixpoint; a final full round confirms that nothing matches anywhere."""
+        queue = collections.deque(self.items())
+        queued = dict.fromkeys(queue)
+        dirty = False
+        while True:
+            if not queue:
+                if not dirty:
+                    return
+                dirty = False
+                queue.extend(self.items())
+                queued = dict.fromkeys(queue)
+            item = queue.popleft()
+            queued.pop(item, None)
+            if isinstance(item, Operation) and not alive(item, self.program):
+                continue
+            found = self.matcher.first_at(item, self.stats)
+            if found is None:
+                continue
+            dirty = True
+            revisit = self.apply(found)
+            if isinstance(item, Operation):
+                revisit.append(item)
+            for other in revisit:
+                if other not in queued:
+                    queued[other] = None
+                    queue.append(other)
+
+    def sweep(self, reverse: bool) -> None:
+        """Visit each op once in program order (or reverse), applying the first rule that
+        matches it; ops created on the way are not visited."""
+        items = self.items()
+        if reverse:
+            ops = [i for i in items if isinstance(i, Operation)]
+            items = [i for i in items if not isinstance(i, Operation)] + ops[::-1]
+        for item in items:
+            if isinstance(item, Operation) and not alive(item, self.program):
+                continue
+            found = self.matcher.first_at(item, self.stats)
+            if found is not None:
+                self.apply(found)
+
+    # ---- one application --------------------------------------------------------------------
+    def positions(self, ops) -> tuple:
+        """(position, name) of each op; positions only when tracing them (they cost O(n))."""
+        if not self.trace_positions:
+            return tuple((-1, op.name) for op in ops)
+        self.ctx.version += 1
+        return tuple((self.ctx.position(op), op.name) for op in ops)
+
+    def apply(self, found: Match) -> list:
+        """Apply a match; returns the ops to revisit. Raises RewriteError for a no-op, an
+        exhausted budget or a repeated state."""
+        rule = found.rule
+        before = self.positions(found.ops)
+        outcome = Rewriter(found, self.ctx, self.cpass.name).run()
+        self.ctx.version += 1
+        if not outcome.changed:
+            anchor = found.anchor
+            raise RewriteError(
+                f"the application changed nothing (a rule must change the program, or fail); "
+                f"matched {', '.join(op.name for op in found.ops) or 'a value'}",
+                rule.file, rule.line, context=("  at op: " + print_op(anchor)) if anchor else None,
+                rule=rule.name, pass_name=self.cpass.name)
+        self.stats.rule(rule).applied += 1
+        self.applied += 1
+        survivors = [op for op in found.ops if alive(op, self.program)]
+        after_ops = sorted({**dict.fromkeys(survivors), **dict.fromkeys(
+            op for op in outcome.created if alive(op, self.program))},
+            key=Operation.position_key)
+        self.trace.append(Application(self.cpass.name, rule.name, rule.file, rule.line,
+                                      before, self.positions(after_ops)))
+        revisit: dict = {}
+        for op in outcome.touched:
+            is_alive = alive(op, self.program)
+            self.index.refresh(op, is_alive)
+            if not is_alive:
+                continue
+            revisit[op] = None
+            for value in op.operands:
+                if value is not None:
+                    revisit[value.owner if value.owner is not None else value] = None
+            for result in op.results:
+                for use in result.uses:
+                    revisit[use.op] = None
+            for neighbour in (op.prev_op, op.next_op, op.block.parent_op):
+                if neighbour is not None:
+                    revisit[neighbour] = None
+        if self.matcher.value_rules is None or not self.matcher.value_rules:
+            revisit = {k: None for k in revisit if isinstance(k, Operation)}
+        self.check_progress()
+        ordered = [k for k in revisit if isinstance(k, Operation)]
+        ordered.sort(key=Operation.position_key)
+        return ordered + [k for k in revisit if isinstance(k, Value)]
+
+    def check_progress(self) -> None:
+        """Fail with "did not converge" past the budget or on a repeated program state."""
+        if self.applied > self.budget:
+            raise self.not_converged(f"more than {self.budget} rule applications on "
+                                     f"{self.size} ops", self.trace[-8:])
+        first, second = self.state_checks
+        if first <= self.applied < first + STATE_WINDOW or \
+                second <= self.applied < second + STATE_WINDOW:
+            digest = hashlib.sha1(print_program(self.program).encode()).hexdigest()
+            seen = self.states.get(digest)
+            if seen is not None:
+                raise self.not_converged("the program came back to an earlier state",
+                                         self.trace[seen:])
+            self.states[digest] = self.applied
+
+    def not_converged(self, why: str, cycle) -> RewriteError:
+        """The "did not converge" error, naming the rules and ops of the cycle."""
+        rules = sorted({a.rule for a in cycle})
+        steps = "\n".join(f"  {a.summary()}" for a in cycle)
+        decl = self.cpass.decl
+        return RewriteError(
+            f"pass {self.cpass.name} did not converge: {why}; rules {', '.join(rules)} keep "
+            "undoing each other (make one of them stop matching after it applies)",
+            decl.span.file, decl.span.line, context="  last applications:\n" + steps,
+            pass_name=self.cpass.name)
+
+
+def run_pass(program: Program, cpass: CompiledPass, params: dict,
+             trace_positions: bool = False) -> Driver:
+    """Run one pass on `program` in place, inside a transaction (on error the program is
+    restored exactly and the error re-raised). Returns the driver, holding `trace` and `stats`.
+    `params` must already be checked and complete (see `api.resolve_params`)."""
+    with program.transaction():
+        driver = Driver(program, cpass, params, trace_positions)
+        driver.run()
+    return driver

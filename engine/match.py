@@ -1,0 +1,555 @@
+"""Find where a rule matches: rules indexed by root op name, patterns joined through use lists
+and an index on attribute values, regions, `inside` and value patterns.
+
+A rule is tried at an op with each of its patterns that accepts the op's name as the root; the
+other patterns are reached from bound ones — the producer of an operand, the users of a result,
+ops with the same attribute value (`ProgramIndex`) — and only unconnected ones are scanned. Each
+`where` term is tested as soon as its variables are bound. The same code, in explain mode, records
+the first constraint that failed.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from .exprs import ABSENT, Context, equal, evaluate, expr_text, normalize, show
+from .ir import Operation, Value
+from .rw_compile import CompiledPass, CompiledRule, PatternNode
+
+
+def hashable(value):
+    """An attribute value as a dict key (symbols by text, lists as tuples)."""
+    value = normalize(value)
+    try:
+        hash(value)
+    except TypeError:
+        return ("repr", repr(value))
+    return value
+
+
+class ProgramIndex:
+    """Ops by name, and by (attribute key, value) for the keys rules join on. Kept current by
+    `refresh` after each rewrite; lists come back in program order."""
+
+    def __init__(self, program, join_keys):
+        self.program = program
+        self.join_keys = tuple(sorted(join_keys))
+        self.buckets: dict[tuple, dict] = {}
+        self.filed: dict[Operation, list] = {}
+        for op in program.walk():
+            self.add(op)
+
+    def keys_of(self, op: Operation) -> list:
+        """The index keys `op` is filed under."""
+        keys = [("name", op.name)]
+        for key in self.join_keys:
+            if key in op.attributes:
+                keys.append(("attr", key, hashable(op.attributes[key])))
+        return keys
+
+    def add(self, op: Operation) -> None:
+        """File `op` (and, for an op with regions, the ops nested in it)."""
+        for inner in op.walk():
+            if inner in self.filed:
+                continue
+            keys = self.keys_of(inner)
+            self.filed[inner] = keys
+            for key in keys:
+                self.buckets.setdefault(key, {})[inner] = None
+
+    def remove(self, op: Operation) -> None:
+        """Unfile `op` (not its nested ops)."""
+        for key in self.filed.pop(op, ()):
+            bucket = self.buckets.get(key)
+            if bucket is not None:
+                bucket.pop(op, None)
+
+    def refresh(self, op: Operation, alive: bool) -> None:
+        """Re-file `op` after a change, or drop it (and its nested ops) when erased."""
+        if alive:
+            self.remove(op)
+            self.add(op)
+        else:
+            for inner in op.walk():
+                self.remove(inner)
+
+    def lookup(self, key: tuple) -> list[Operation]:
+        """The ops under `key`, in program order."""
+        bucket = self.buckets.get(key)
+        if not bucket:
+            return []
+        return sorted(bucket, key=Operation.position_key)
+
+    def named(self, names) -> list[Operation]:
+        """Ops with one of `names` (every op when `names` is None), in program order."""
+        if names is None:
+            return list(self.program.walk())
+        found = {}
+        for name in names:
+            bucket = self.buckets.get(("name", name))
+            if bucket:
+                found.update(bucket)
+        return sorted(found, key=Operation.position_key)
+
+
+@attrs.frozen
+class Match:
+    """A match: the rule, the variables bound (`env`) and the matched ops in program order."""
+
+    rule: CompiledRule
+    env: dict
+    ops: tuple
+
+    @property
+    def anchor(self) -> Operation | None:
+        """The latest matched op in program order (new ops go right before it)."""
+        return self.ops[-1] if self.ops else None
+
+
+@attrs.frozen
+class Plan:
+    """How to match a rule from one root: `steps` ("node", i) / ("region",) / ("inside",) /
+    ("value",) in order, and the `where` terms to test after each step."""
+
+    root: int
+    steps: tuple
+    checks: tuple
+
+
+def operand_at(op: Operation, node: PatternNode, position: int):
+    """The operand of `op` that pattern position `position` stands for (positions after `..`
+    count from the end); None when there is none."""
+    count = op.num_operands
+    if node.rest is not None and position > node.rest:
+        index = count - (len(node.operands) - position)
+    else:
+        index = position
+    return op.operand(index) if 0 <= index < count else None
+
+
+def linked(value, target: Operation, spec) -> bool:
+    """Whether operand `value` is what `spec` ("op", "result", "nested") says `target` gives."""
+    if value is None or value.owner is not target:
+        return False
+    if spec.kind == "op":
+        return len(target.results) == 1
+    if spec.kind == "result":
+        return value.index == spec.index
+    return True
+
+
+class RuleMatcher:
+    """Matches the rules of one pass against one program."""
+
+    def __init__(self, cpass: CompiledPass, ctx: Context, index: ProgramIndex):
+        self.cpass = cpass
+        self.ctx = ctx
+        self.index = index
+        self.plans: dict[tuple, Plan] = {}
+        self.roots_by_name: dict[str, list] = {}
+        self.value_rules = [r for r in cpass.rules if r.kind == "value"]
+        self.backrefs: dict[int, dict[int, list]] = {}
+        self.explaining: list | None = None
+        for rule in cpass.rules:
+            refs: dict[int, list] = {}
+            by_var = {node.var: node.index for node in rule.nodes}
+            for node in rule.nodes:
+                for position, spec in enumerate(node.operands or ()):
+                    if spec.kind in ("op", "result", "nested") and spec.name in by_var:
+                        refs.setdefault(by_var[spec.name], []).append((node.index, position))
+            self.backrefs[id(rule)] = refs
+
+    # ---- roots --------------------------------------------------------------------------------
+    def roots(self, rule: CompiledRule) -> list[int]:
+        """The nodes a rule may be tried from."""
+        if rule.kind == "region":
+            return [n.index for n in rule.nodes if n.role == "start" and n.parent is None]
+        return [n.index for n in rule.nodes if n.role == "match"]
+
+    def rules_for(self, name: str) -> list:
+        """(rule, root node) pairs whose root accepts op name `name`, in trying order."""
+        pairs = self.roots_by_name.get(name)
+        if pairs is None:
+            pairs = []
+            for rule in self.cpass.rules:
+                for root in self.roots(rule):
+                    names = rule.nodes[root].names
+                    if names is None or name in names:
+                        pairs.append((rule, root))
+            self.roots_by_name[name] = pairs
+        return pairs
+
+    # ---- plans ----------------------------------------------------------------------------------
+    def plan(self, rule: CompiledRule, root: int | None) -> Plan:
+        """The step order from `root` (BFS over connected patterns) and where-term schedule."""
+        key = (id(rule), root)
+        found = self.plans.get(key)
+        if found is not None:
+            return found
+        steps: list[tuple] = []
+        if rule.kind == "value":
+            steps.append(("value",))
+        else:
+            neighbours = self.adjacency(rule)
+            bounds = [n.index for n in rule.nodes if n.role != "match" and n.parent is None]
+            visited: set[int] = set()
+
+            def visit_from(start: int) -> None:
+                # Breadth first, so each pattern is reached through an already bound neighbour.
+                queue = [start]
+                visited.add(start)
+                steps.append(("node", start))
+                while queue:
+                    current = queue.pop(0)
+                    for other in neighbours[current]:
+                        if other not in visited and other not in bounds:
+                            visited.add(other)
+                            steps.append(("node", other))
+                            queue.append(other)
+
+            visit_from(root)
+            for node in rule.nodes:
+                if node.index not in visited and node.role == "match":
+                    visit_from(node.index)  # an unconnected pattern: scanned by name
+            if rule.kind == "region":
+                steps.append(("region",))
+            elif bounds:
+                steps.append(("inside",))
+            visited.update(bounds)
+            for node in rule.nodes:
+                if node.index not in visited:
+                    visit_from(node.index)
+        checks = self.schedule(rule, steps)
+        plan = Plan(root if root is not None else -1, tuple(steps), checks)
+        self.plans[key] = plan
+        return plan
+
+    def adjacency(self, rule: CompiledRule) -> dict[int, list[int]]:
+        """Pattern nodes connected by nesting, shared values or shared attribute variables."""
+        links: dict[int, set] = {n.index: set() for n in rule.nodes}
+        by_var = {n.var: n.index for n in rule.nodes}
+        owners: dict[str, set] = {}
+        for node in rule.nodes:
+            if node.parent is not None:
+                links[node.index].add(node.parent[0])
+                links[node.parent[0]].add(node.index)
+            for spec in node.operands or ():
+                if spec.kind in ("op", "result", "nested") and spec.name in by_var:
+                    links[node.index].add(by_var[spec.name])
+                    links[by_var[spec.name]].add(node.index)
+                elif spec.kind == "value":
+                    owners.setdefault(spec.name, set()).add(node.index)
+            for attr in node.attrs:
+                if hasattr(attr.value, "name"):
+                    owners.setdefault("attr:" + attr.value.name, set()).add(node.index)
+        for group in owners.values():
+            for a in group:
+                links[a].update(group - {a})
+        return {k: sorted(v) for k, v in links.items()}
+
+    def schedule(self, rule: CompiledRule, steps: list) -> tuple:
+        """For each step, the where terms whose variables are all bound by then."""
+        bound: set[str] = set()
+        pending = list(rule.conjuncts)
+        checks = []
+        for step in steps:
+            if step[0] == "value":
+                bound.add(rule.value_var)
+            elif step[0] == "node":
+                node = rule.nodes[step[1]]
+                bound.add(node.var)
+                bound.update(s.name for s in node.operands or () if s.kind == "value")
+                bound.update(a.value.name for a in node.attrs if hasattr(a.value, "name"))
+            else:
+                for node in rule.nodes:
+                    if node.role != "match" and node.parent is None:
+                        bound.add(node.var)
+                        bound.update(s.name for s in node.operands or () if s.kind == "value")
+                        bound.update(a.value.name for a in node.attrs if hasattr(a.value, "name"))
+                if rule.body_var:
+                    bound.add(rule.body_var)
+            ready = [c for c in pending if c[1] <= bound]
+            pending = [c for c in pending if not c[1] <= bound]
+            checks.append(tuple(c[0] for c in ready))
+        if pending and checks:
+            checks[-1] = checks[-1] + tuple(c[0] for c in pending)
+        return tuple(checks)
+
+    # ---- matching -----------------------------------------------------------------------------
+    def fail(self, depth: int, message: str) -> None:
+        """Record why a candidate failed (explain mode only); the deepest failure wins."""
+        if self.explaining is not None:
+            self.explaining.append((depth, message))
+
+    def attempt(self, rule: CompiledRule, root: int | None, item) -> Match | None:
+        """The first match of `rule` with root node `root` bound to `item` (an op, or a value for
+        a value rule), or None."""
+        plan = self.plan(rule, root)
+        if rule.kind == "value":
+            env = {rule.value_var: item}
+        else:
+            env = self.bind(rule, rule.nodes[root], item, {}, 0)
+            if env is None:
+                return None
+        if not self.checks_pass(plan, 0, env):
+            return None
+        for found in self.search(rule, plan, env, 1):
+            ops = [found[n.var] for n in rule.nodes if isinstance(found.get(n.var), Operation)]
+            ops.sort(key=Operation.position_key)
+            return Match(rule, found, tuple(ops))
+        return None
+
+    def checks_pass(self, plan: Plan, step: int, env: dict) -> bool:
+        """Test the where terms scheduled after `step`."""
+        for term in plan.checks[step]:
+            if not evaluate(term, env, self.ctx):
+                if self.explaining is not None:
+                    self.fail(step + 1, f"where `{expr_text(term)}` is false"
+                              + self.bindings_text(term, env))
+                return False
+        return True
+
+    def bindings_text(self, term, env) -> str:
+        """` (with a = ..., b = ...)` for the variables a where term reads."""
+        from .rw_check import free_vars
+
+        names = sorted(v for v in free_vars(term) if v in env)
+        if not names:
+            return ""
+        return " (with " + ", ".join(f"{n} = {show(env[n])}" for n in names) + ")"
+
+    def search(self, rule: CompiledRule, plan: Plan, env: dict, k: int):
+        """Depth-first over the remaining steps (depth = number of patterns, not program size)."""
+        if k == len(plan.steps):
+            yield env
+            return
+        step = plan.steps[k]
+        if step[0] == "node":
+            node = rule.nodes[step[1]]
+            expanded = (self.bind(rule, node, op, env, k) for op in self.candidates(rule, node, env))
+        elif step[0] == "region":
+            expanded = self.region(rule, env, k)
+        else:
+            expanded = self.inside(rule, env, k)
+        for new in expanded:
+            if new is not None and self.checks_pass(plan, k, new):
+                yield from self.search(rule, plan, new, k + 1)
+
+    def candidates(self, rule: CompiledRule, node: PatternNode, env: dict) -> list:
+        """Ops that may match `node`, found from what is bound: a producer, users, an attribute
+        index lookup, or (unconnected) every op of the right name."""
+        for parent, position in self.backrefs[id(rule)].get(node.index, ()):
+            parent_node = rule.nodes[parent]
+            if parent_node.var in env:
+                value = operand_at(env[parent_node.var], parent_node, position)
+                return [value.owner] if value is not None and value.owner is not None else []
+        for position, spec in enumerate(node.operands or ()):
+            if spec.kind in ("op", "result", "nested") and isinstance(env.get(spec.name),
+                                                                     Operation):
+                target = env[spec.name]
+                return users_of([r for r in target.results])
+            if spec.kind == "value" and isinstance(env.get(spec.name), Value):
+                return env[spec.name].users()
+        for attr in node.attrs:
+            name = getattr(attr.value, "name", None)
+            if name is not None and name in env and attr.key in self.index.join_keys:
+                return self.index.lookup(("attr", attr.key, hashable(env[name])))
+        return self.index.named(node.names)
+
+    def bind(self, rule: CompiledRule, node: PatternNode, op, env: dict, depth: int):
+        """`env` extended with `node` bound to `op`, or None when `op` does not fit."""
+        where = f"pattern `{pattern_text(node)}`"
+        if not isinstance(op, Operation):
+            self.fail(depth, f"{where} needs an op")
+            return None
+        if node.names is not None and op.name not in node.names:
+            self.fail(depth, f"{where}: the op is {op.name}")
+            return None
+        for other in rule.nodes:
+            if env.get(other.var) is op:
+                self.fail(depth, f"{where}: {op.name} is already matched by `{other.var}`")
+                return None
+        new = dict(env)
+        new[node.var] = op
+        for attr in node.attrs:
+            present = attr.key in op.attributes
+            value = op.attributes.get(attr.key)
+            kind = type(attr.value).__name__
+            if not present:
+                self.fail(depth, f"{where}: {op.name} has no attribute {attr.key!r}")
+                return None
+            if kind == "AttrEqual":
+                wanted = evaluate(attr.value.value, new, self.ctx)
+                if not equal(value, wanted):
+                    self.fail(depth, f"{where}: attribute {attr.key} is {show(value)}, "
+                              f"not {show(wanted)}")
+                    return None
+            elif kind == "AttrBind":
+                name = attr.value.name
+                if name in new and not equal(new[name], value):
+                    self.fail(depth, f"{where}: attribute {attr.key} is {show(value)}, but "
+                              f"{name} = {show(new[name])}")
+                    return None
+                new[name] = value
+        specs = node.operands
+        if specs is not None:
+            count = op.num_operands
+            fixed = len(specs) - (1 if node.rest is not None else 0)
+            if count < fixed or (node.rest is None and count != fixed):
+                self.fail(depth, f"{where}: {op.name} has {count} operands, the pattern "
+                          f"{'at least ' if node.rest is not None else ''}{fixed}")
+                return None
+            for position, spec in enumerate(specs):
+                if spec.kind in ("rest", "any"):
+                    continue
+                value = operand_at(op, node, position)
+                if spec.kind == "value":
+                    if value is None:
+                        self.fail(depth, f"{where}: operand {position} is a null value")
+                        return None
+                    bound = new.get(spec.name)
+                    if bound is None:
+                        new[spec.name] = value
+                    elif bound is not value:
+                        self.fail(depth, f"{where}: operand {position} is not the value "
+                                  f"`{spec.name}` bound earlier")
+                        return None
+                elif isinstance(new.get(spec.name), Operation):
+                    if not linked(value, new[spec.name], spec):
+                        self.fail(depth, f"{where}: operand {position} does not come from "
+                                  f"`{spec.name}`")
+                        return None
+        for parent, position in self.backrefs[id(rule)].get(node.index, ()):
+            parent_node = rule.nodes[parent]
+            parent_op = new.get(parent_node.var)
+            if isinstance(parent_op, Operation):
+                value = operand_at(parent_op, parent_node, position)
+                if not linked(value, op, parent_node.operands[position]):
+                    self.fail(depth, f"{where}: {op.name} does not produce operand {position} "
+                              f"of `{parent_node.var}`")
+                    return None
+        return new
+
+    def bound_node(self, rule: CompiledRule, role: str) -> PatternNode:
+        """The top-level start or end pattern of a region or `inside`."""
+        return next(n for n in rule.nodes if n.role == role and n.parent is None)
+
+    def region(self, rule: CompiledRule, env: dict, depth: int):
+        """`t .. f as body`: the first op after `t` in its block matching `f`'s pattern."""
+        start = env[self.bound_node(rule, "start").var]
+        end = self.bound_node(rule, "end")
+        body = []
+        current = start.next_op
+        while current is not None:
+            found = self.bind(rule, end, current, env, depth)
+            if found is not None:
+                found[rule.body_var] = body
+                yield found
+                return
+            body.append(current)
+            current = current.next_op
+        self.fail(depth, f"no op after {start.name} matches `{pattern_text(end)}`")
+
+    def inside(self, rule: CompiledRule, env: dict, depth: int):
+        """`inside t .. f`: the region around the first matched op; every matched op within it."""
+        start, end = self.bound_node(rule, "start"), self.bound_node(rule, "end")
+        matched = [env[n.var] for n in rule.nodes if n.role == "match" and n.var in env]
+        matched.sort(key=Operation.position_key)
+        first = matched[0]
+        saved, self.explaining = self.explaining, None  # probing ops is not a failure to report
+        try:
+            opener, current = None, first.prev_op
+            while current is not None:
+                if self.bind(rule, end, current, env, depth) is not None:
+                    break
+                opener = self.bind(rule, start, current, env, depth)
+                if opener is not None:
+                    break
+                current = current.prev_op
+            closer, current = None, first.next_op
+            if opener is not None:
+                while current is not None:
+                    closer = self.bind(rule, end, current, opener, depth)
+                    if closer is not None:
+                        break
+                    current = current.next_op
+        finally:
+            self.explaining = saved
+        if opener is None or closer is None:
+            self.fail(depth, f"{first.name} is not inside a `{pattern_text(start)}` .. "
+                      f"`{pattern_text(end)}` region")
+            return
+        t, f = closer[start.var], closer[end.var]
+        for op in matched:
+            if op.block is not t.block or not (t.is_before(op) and op.is_before(f)):
+                self.fail(depth, f"{op.name} is not in the same region as {first.name}")
+                return
+        yield closer
+
+    # ---- entry points -------------------------------------------------------------------------
+    def first_at(self, item, stats) -> Match | None:
+        """The first match of any rule at `item` (an op or a value), trying rules by priority."""
+        if isinstance(item, Value):
+            pairs = [(rule, None) for rule in self.value_rules]
+        else:
+            pairs = self.rules_for(item.name)
+        last = None
+        for rule, root in pairs:
+            record = stats.rule(rule)
+            if rule is not last:
+                record.tried += 1
+                last = rule
+            with record.timer():
+                found = self.attempt(rule, root, item)
+            if found is not None:
+                record.matched += 1
+                return found
+        return None
+
+    def explain(self, rule: CompiledRule, item) -> str:
+        """Why `rule` does or does not match at `item`: the first failed constraint of the
+        attempt that got furthest, or the bindings of the match."""
+        if rule.kind == "value":
+            roots = [None] if isinstance(item, Value) else []
+        else:
+            roots = [r for r in self.roots(rule)
+                     if rule.nodes[r].names is None or getattr(item, "name", None)
+                     in rule.nodes[r].names]
+        if not roots:
+            wanted = sorted({name for r in self.roots(rule) for name in
+                             (rule.nodes[r].names or ["any op"])}) if rule.kind != "value" \
+                else ["a value no op defines"]
+            return (f"rule {rule.name} does not match: it starts from {', '.join(wanted)}, "
+                    f"and this is {getattr(item, 'name', 'a value')}")
+        failures: list = []
+        self.explaining = failures
+        try:
+            for root in roots:
+                found = self.attempt(rule, root, item)
+                if found is not None:
+                    shown = ", ".join(f"{k} = {show(v)}" for k, v in found.env.items()
+                                      if not k.startswith("%") and v is not ABSENT)
+                    return f"rule {rule.name} matches ({shown})"
+        finally:
+            self.explaining = None
+        depth = max(d for d, _ in failures) if failures else 0
+        reason = next((m for d, m in failures if d == depth), "no candidate ops")
+        return f"rule {rule.name} does not match: {reason}"
+
+
+def users_of(values) -> list[Operation]:
+    """Ops reading any of `values`, each once, in program order."""
+    found = {}
+    for value in values:
+        for use in value.uses:
+            found[use.op] = None
+    return sorted(found, key=Operation.position_key)
+
+
+def pattern_text(node: PatternNode) -> str:
+    """A short text of a pattern for messages: `ar = pd_op.all_reduce_(..)`."""
+    names = " | ".join(sorted(node.names)) if node.names is not None else "*"
+    if node.names is not None and len(node.names) > 1:
+        names = f"({names})"
+    head = f"{node.var} = " if not node.var.startswith("%") else ""
+    return f"{head}{names}{'(..)' if node.operands is not None else ''}"

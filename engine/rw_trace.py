@@ -1,0 +1,116 @@
+"""What a pass run records: one trace entry per rule application, and per-rule counts and time.
+
+A trace entry (`Application`) is what `--trace FILE` writes as one JSON line: `pass`, `rule`,
+`file`, `line`, and `before`/`after`, the ops the application matched and left, each as
+`{"position": k, "name": "pd_op.add"}` (position in printed order, -1 when not computed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+
+import attrs
+
+
+@attrs.define
+class RuleStats:
+    """Counts for one rule: `tried` (attempts at an op), `matched`, `applied`, and `seconds`
+    spent matching."""
+
+    rule: str
+    file: str | None
+    line: int
+    tried: int = 0
+    matched: int = 0
+    applied: int = 0
+    seconds: float = 0.0
+
+    @contextlib.contextmanager
+    def timer(self):
+        """Adds the time spent in the `with` block to `seconds`."""
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds += time.perf_counter() - start
+
+    def as_dict(self) -> dict:
+        """The counts as a JSON-ready dict."""
+        return attrs.asdict(self)
+
+
+class PassStats:
+    """Per-rule statistics of one or more pass runs, keyed by (pass, rule)."""
+
+    def __init__(self):
+        self.rules: dict[tuple, RuleStats] = {}
+
+    def rule(self, rule) -> RuleStats:
+        """The record of a compiled rule (created on first use)."""
+        key = (rule.pass_name, rule.name)
+        record = self.rules.get(key)
+        if record is None:
+            record = RuleStats(f"{rule.pass_name}.{rule.name}", rule.file, rule.line)
+            self.rules[key] = record
+        return record
+
+    def merge(self, other: "PassStats") -> None:
+        """Add `other`'s counts to these."""
+        for key, record in other.rules.items():
+            mine = self.rules.get(key)
+            if mine is None:
+                self.rules[key] = attrs.evolve(record)
+            else:
+                mine.tried += record.tried
+                mine.matched += record.matched
+                mine.applied += record.applied
+                mine.seconds += record.seconds
+
+    def table(self) -> str:
+        """A text table: rule, tried, matched, applied, milliseconds."""
+        lines = [f"{'rule':40} {'tried':>8} {'matched':>8} {'applied':>8} {'ms':>9}"]
+        for record in self.rules.values():
+            lines.append(f"{record.rule:40} {record.tried:8d} {record.matched:8d} "
+                         f"{record.applied:8d} {record.seconds * 1000:9.2f}")
+        return "\n".join(lines)
+
+
+@attrs.frozen
+class Application:
+    """One rule application: pass, rule, where the rule is, ops before and after."""
+
+    pass_name: str
+    rule: str
+    file: str | None
+    line: int
+    before: tuple
+    after: tuple
+
+    def as_dict(self) -> dict:
+        """The JSON-ready form (keys `pass`, `rule`, `file`, `line`, `before`, `after`)."""
+        return {
+            "pass": self.pass_name,
+            "rule": self.rule,
+            "file": self.file,
+            "line": self.line,
+            "before": [{"position": p, "name": n} for p, n in self.before],
+            "after": [{"position": p, "name": n} for p, n in self.after],
+        }
+
+    def json(self) -> str:
+        """One JSON line (keys sorted, so traces of equal runs are byte-identical)."""
+        return json.dumps(self.as_dict(), sort_keys=True)
+
+    def summary(self) -> str:
+        """`rule at op (position)` for messages."""
+        ops = ", ".join(f"{n}@{p}" if p >= 0 else n for p, n in self.before)
+        return f"{self.rule} at {ops or 'no op'}"
+
+
+def write_trace(applications, path) -> None:
+    """Write `applications` as JSON lines to `path`."""
+    with open(path, "w") as out:
+        for application in applications:
+            out.write(application.json() + "\n")

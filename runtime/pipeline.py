@@ -1,0 +1,390 @@
+"""Pipeline execution: split a stage's dense program into jobs as Paddle does, run the schedule's job
+list over micro-batches, and train a whole world of ranks on threads.
+
+**Splitting** (:func:`split_jobs`) reimplements, read and not copied, Paddle 3.3.1's
+``python/paddle/distributed/passes/pass_utils.py`` (``_split_program_into_forward_backward_optimize``,
+``forward_complete_op_role``, ``infer_chunk_id``) and ``pipeline_scheduler_pass/pipeline_1f1b.py``
+(``_partial_pir_programs``) and ``pipeline_vpp.py`` (``_split_program_for_vpp``). Each top-level op
+goes to exactly one job type; Paddle clones the program per type and erases the ops of other types,
+passing values between types through named variables, while here the ops stay in the one program and
+values crossing jobs stay in the micro-batch's environment.
+
+- ``FThenB`` and ``Eager1F1B``: ``forward``, ``backward``, ``optimizer``. Ops are scanned from the
+  last; an op's op_role 0/1/2 sets the region (forward/backward/optimizer), any other role
+  (-1 unset, 16 LR schedule, 256 loss, ...) keeps the region of the op after it. (Paddle 3.3.1 gives
+  Eager1F1B no PIR split of its own; the FThenB split is the one its job list fits.)
+- ``1F1B``: op roles are first completed (an unset role takes the role of its neighbours,
+  ``forward_complete_op_role``), then the same scan, except that ``recv_v2`` in the forward region
+  goes to ``recv_forward`` and ``send_v2`` in the backward region to ``send_backward``.
+- ``VPP``: per model chunk: ``recv_forward{c}``, ``forward{c}``, ``backward{c}``,
+  ``send_backward{c}``, and ``optimizer``. The chunk is the op's ``chunk_id`` attribute; an op
+  outside the optimizer with chunk -1 takes its neighbours' (``infer_chunk_id``). An op_role other
+  than 0/1/2 is an error, as in Paddle.
+
+**Running** (:class:`StageRunner`): the job list comes from
+:func:`rulepass.runtime.schedules.job_list`. Each micro-batch has its own
+:class:`~rulepass.runtime.environment.Environment`, counting the reads of the ops of every job that
+micro-batch runs, so a value is freed after its last read in that micro-batch. ``optimizer:0`` runs
+in micro-batch 0's environment, as Paddle runs it in micro-batch 0's scope. Feeds are given per
+micro-batch; the gradient-merge ops already in Paddle's programs (``add_`` into
+``<param>@GRAD@MERGE`` buffers in the backward, then ``scale_`` by 1/micro-batches, the optimizer, and
+``set_value_with_tensor_`` back to zero in the optimizer job) do the accumulation, so the runner adds
+none of its own.
+
+**Messages**: a ``send_v2``/``recv_v2`` of the job ``(type, chunk c, micro-batch m)`` on stage ``s``
+of ``pp`` stages is keyed ``(direction, boundary, m, ring_id)``: direction from the op's op_role
+(0 forward, 1 backward), and boundary ``b`` names the link between virtual stages ``b`` and ``b + 1``
+(virtual stage ``v = c * pp + s``; a forward send and a backward receive use ``b = v``, a forward
+receive and a backward send ``b = v - 1``). Sender and receiver compute the same key, so an
+activation and a gradient, or two micro-batches, can never be swapped.
+
+**Losses**: the step loss is the mean of every ``loss_0`` output of every rank and micro-batch:
+micro-batches are equal slices of the batch and data-parallel ranks equal shards, so this is the
+loss of the whole batch, which is what Paddle reports; ranks that hold the same loss (model-parallel
+replicas after their all_reduce) do not change the mean.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
+from typing import Any
+
+import attrs
+
+from ..engine.errors import RuntimeFailure
+from ..engine.ir import Operation, Program
+from .comm_local import run_ranks
+from .executor import Executor
+from .schedules import Job, job_list
+from .trace import TraceEvent
+
+__all__ = [
+    "PipelineError",
+    "split_jobs",
+    "complete_op_roles",
+    "message_key",
+    "StageRunner",
+    "StepResult",
+    "RankProgram",
+    "TrainResult",
+    "train",
+]
+
+FORWARD, BACKWARD, OPTIMIZE = 0, 1, 2
+_SEND_OPS = frozenset({"pd_op.send_v2", "pd_op.p_send"})
+_RECV_OPS = frozenset({"pd_op.recv_v2", "pd_op.p_recv"})
+
+
+class PipelineError(RuntimeFailure):
+    """A program that cannot be split into the schedule's jobs, or a job list / feed that does not
+    fit it (found before anything runs)."""
+
+
+# -- splitting --------------------------------------------------------------------------------
+
+
+def complete_op_roles(ops: Sequence[Operation]) -> list[int]:
+    """Each op's op_role with unset ones (-1) filled from their neighbours, as Paddle's
+    ``forward_complete_op_role`` does: a run of unset ops takes the role of the op after it, which
+    must equal the role of the op before it when both are set. Raises PipelineError when the two
+    differ or no op has a role."""
+    roles = [op.op_role for op in ops]
+    if roles and all(r == -1 for r in roles):
+        raise PipelineError("no op of the program has an op_role; cannot split it into jobs")
+    out = list(roles)
+    i = 0
+    left = -1
+    while i < len(out):
+        if out[i] != -1:
+            left = out[i]
+            i += 1
+            continue
+        j = i
+        while j < len(out) and out[j] == -1:
+            j += 1
+        fill = left if j == len(out) else out[j]
+        if j < len(out) and left not in (-1, fill):
+            raise PipelineError(
+                f"ops {i}..{j - 1} ({ops[i].name} ...) have no op_role and sit between an op of role "
+                f"{left} and one of role {fill}; give them an op_role")
+        out[i:j] = [fill] * (j - i)
+        i = j
+    return out
+
+
+def _regions(ops: Sequence[Operation], roles: Sequence[int]) -> list[str]:
+    region = "optimizer"
+    out = [""] * len(ops)
+    for i in range(len(ops) - 1, -1, -1):
+        region = {FORWARD: "forward", BACKWARD: "backward", OPTIMIZE: "optimizer"}.get(roles[i], region)
+        out[i] = region
+    return out
+
+
+def _split_three(ops: Sequence[Operation]) -> list[str]:
+    return _regions(ops, [op.op_role for op in ops])
+
+
+def _split_1f1b(ops: Sequence[Operation]) -> list[str]:
+    types = _regions(ops, complete_op_roles(ops))
+    for i, op in enumerate(ops):
+        if types[i] == "forward" and op.name in _RECV_OPS:
+            types[i] = "recv_forward"
+        elif types[i] == "backward" and op.name in _SEND_OPS:
+            types[i] = "send_backward"
+    return types
+
+
+def _chunk_attr(op: Operation) -> int:
+    chunk = op.attr("chunk_id", -1)
+    return chunk if isinstance(chunk, int) else -1
+
+
+def _infer_chunk(ops: Sequence[Operation], i: int) -> int:
+    """Paddle's ``infer_chunk_id(with_dist=False)``: the chunk both neighbours agree on, else the
+    chunk of the next two ops, else (combine/split) the chunk of a user of the result."""
+    def chunk_at(k: int) -> int:
+        return _chunk_attr(ops[k]) if 0 <= k < len(ops) else -1
+
+    if chunk_at(i - 1) == chunk_at(i + 1):
+        return chunk_at(i - 1)
+    if chunk_at(i + 1) == chunk_at(i + 2):
+        return chunk_at(i + 1)
+    if ops[i].name in ("builtin.combine", "builtin.split") and ops[i].results:
+        for user in ops[i].results[0].users():
+            if _chunk_attr(user) != -1:
+                return _chunk_attr(user)
+    return -1
+
+
+def _split_vpp(ops: Sequence[Operation]) -> list[str]:
+    types = []
+    for i, op in enumerate(ops):
+        role = op.op_role
+        if role == OPTIMIZE:
+            types.append("optimizer")
+            continue
+        chunk = _chunk_attr(op)
+        if chunk == -1:
+            chunk = _infer_chunk(ops, i)
+            if chunk == -1:
+                raise PipelineError(f"cannot infer the chunk_id of op {i} ({op.name}); set chunk_id")
+        if role == BACKWARD:
+            kind = "send_backward" if op.name in _SEND_OPS else "backward"
+        elif role == FORWARD:
+            kind = "recv_forward" if op.name in _RECV_OPS else "forward"
+        else:
+            raise PipelineError(f"op {i} ({op.name}) has op_role {role}; VPP splits only forward (0), "
+                                "backward (1) and optimizer (2) ops")
+        types.append(f"{kind}{chunk}")
+    return types
+
+
+_SPLITTERS: dict[str, Callable[[Sequence[Operation]], list[str]]] = {
+    "fthenb": _split_three,
+    "eager1f1b": _split_three,
+    "1f1b": _split_1f1b,
+    "vpp": _split_vpp,
+}
+
+
+def split_jobs(program: Program, schedule: str) -> dict[str, list[int]]:
+    """Job type -> positions of the top-level ops of ``program`` that job runs, in program order.
+
+    ``schedule``: ``FThenB``, ``1F1B``, ``Eager1F1B`` or ``VPP`` (case-insensitive). Every op lands in
+    exactly one type. Raises PipelineError for an unknown schedule or an op that cannot be placed.
+    """
+    splitter = _SPLITTERS.get(schedule.lower())
+    if splitter is None:
+        raise PipelineError(f"unknown schedule {schedule!r}; expected FThenB, 1F1B, Eager1F1B or VPP")
+    ops = list(program.block)
+    jobs: dict[str, list[int]] = {}
+    for i, job_type in enumerate(splitter(ops)):
+        jobs.setdefault(job_type, []).append(i)
+    return jobs
+
+
+# -- running one stage ------------------------------------------------------------------------
+
+
+def message_key(op: Operation, job: Job, stage: int, num_stages: int) -> tuple:
+    """The key of a send/recv of ``job`` on ``stage``: ``(direction, boundary, micro_batch,
+    ring_id)`` (see the module docstring); ``("other", ring_id, micro_batch)`` for an op whose
+    op_role is neither forward nor backward."""
+    ring_id = int(op.attr("ring_id", -1))
+    virtual = job.chunk * num_stages + stage
+    sending = op.name in _SEND_OPS
+    if op.op_role == FORWARD:
+        return ("forward", virtual if sending else virtual - 1, job.micro_batch, ring_id)
+    if op.op_role == BACKWARD:
+        return ("backward", virtual - 1 if sending else virtual, job.micro_batch, ring_id)
+    return ("other", ring_id, job.micro_batch)
+
+
+@attrs.define
+class StepResult:
+    """One step of one stage: ``outputs[m]`` the shadow_output/fetch values of micro-batch m,
+    ``events`` one TraceEvent per job, ``peak_live_values`` the largest micro-batch environment."""
+
+    outputs: list[dict[str, Any]]
+    events: list[TraceEvent]
+    peak_live_values: int = 0
+
+
+class StageRunner:
+    """Runs one pipeline stage's dense program under a schedule.
+
+    Args:
+        executor: the rank's Executor (its program is the stage's dense program).
+        schedule: FThenB, 1F1B, Eager1F1B or VPP.
+        stage, num_stages: this rank's pipeline stage and the pipeline degree.
+        micro_batches: micro-batches per step. vpp: model chunks per stage (VPP only).
+        origin: ``time.perf_counter()`` value that trace timestamps count from (share it across
+            ranks so their timelines line up).
+
+    Raises:
+        PipelineError: the split has ops in a job type the job list never runs (they would be
+            skipped silently), or the schedule is impossible (from ``schedules.job_list``).
+    """
+
+    def __init__(self, executor: Executor, schedule: str, *, stage: int = 0, num_stages: int = 1,
+                 micro_batches: int = 1, vpp: int = 1, origin: float | None = None):
+        self.executor = executor
+        self.stage = stage
+        self.num_stages = num_stages
+        self.micro_batches = micro_batches
+        self.origin = time.perf_counter() if origin is None else origin
+        self.job_ops = split_jobs(executor.program, schedule)
+        try:
+            self.jobs = job_list(schedule, num_stages, stage, micro_batches, vpp)
+        except ValueError as error:
+            raise PipelineError(str(error)) from error
+        scheduled = {job.type for job in self.jobs}
+        skipped = {t: ops for t, ops in self.job_ops.items() if ops and t not in scheduled}
+        if skipped:
+            t, ops = next(iter(skipped.items()))
+            raise PipelineError(
+                f"stage {stage}: the {schedule} job list never runs job type {t!r}, which holds "
+                f"{len(ops)} ops (first: {executor.ops[ops[0]].name}); check the ops' op_role and "
+                "chunk_id")
+        self._indices = {
+            m: [i for job in self.jobs if job.micro_batch == m for i in self.job_ops.get(job.type, [])]
+            for m in range(micro_batches)
+        }
+
+    def step(self, feeds: Sequence[Mapping[str, Any]], scope: MutableMapping[str, Any]) -> StepResult:
+        """Run the job list once. ``feeds[m]``: the inputs of micro-batch m (data name -> array of
+        the micro-batch's shape). ``scope``: the rank's persistent variables, updated in place.
+        Raises PipelineError when the feed count differs from the micro-batch count."""
+        if len(feeds) != self.micro_batches:
+            raise PipelineError(f"got feeds for {len(feeds)} micro-batches, the schedule runs "
+                                f"{self.micro_batches}")
+        executor = self.executor
+        envs = {}
+        outputs: list[dict[str, Any]] = [{} for _ in range(self.micro_batches)]
+        events = []
+        for job in self.jobs:
+            m = job.micro_batch
+            if m not in envs:
+                envs[m] = executor.environment(self._indices[m])
+            indices = self.job_ops.get(job.type, [])
+            start = time.perf_counter()
+            executor.run_ops(
+                indices, envs[m], feeds=feeds[m], scope=scope, outputs=outputs[m],
+                p2p_key=lambda op, job=job: message_key(op, job, self.stage, self.num_stages))
+            end = time.perf_counter()
+            events.append(TraceEvent(
+                name=str(job), rank=executor.rank, start=max(0.0, (start - self.origin) * 1e6),
+                duration=(end - start) * 1e6, category=job.kind, args={"ops": len(indices)}))
+        peak = max((env.peak_live_values for env in envs.values()), default=0)
+        return StepResult(outputs, events, peak)
+
+
+# -- training a world -------------------------------------------------------------------------
+
+
+@attrs.define
+class RankProgram:
+    """What one rank runs: its dense ``program``, its persistent ``scope`` (parameters by name;
+    updated in place by training), ``feeds(step, micro_batch) -> {data name: array}``, and its
+    pipeline ``stage``."""
+
+    program: Program
+    scope: dict
+    feeds: Callable[[int, int], Mapping[str, Any]]
+    stage: int = 0
+
+
+@attrs.define
+class TrainResult:
+    """``losses[step]``: the mean of every ``loss_name`` output of the step (all ranks, all
+    micro-batches), or None when no rank produced one; ``outputs[rank][step][micro_batch]``: each
+    rank's outputs; ``events``: trace events of all ranks; ``comm_stats[rank]``: the
+    Communicator's byte counters; ``peak_live_values[rank]``."""
+
+    losses: list[float | None]
+    outputs: list[list[list[dict[str, Any]]]]
+    events: list[TraceEvent]
+    comm_stats: list[dict]
+    peak_live_values: list[int]
+
+
+def train(ranks: Sequence[RankProgram], *, steps: int, schedule: str | None = None,
+          num_stages: int = 1, micro_batches: int = 1, vpp: int = 1,
+          process_groups: Mapping[int, Sequence[int]] | None = None, loss_name: str = "loss_0",
+          timeout: float = 60.0, xp: Any = None) -> TrainResult:
+    """Train ``steps`` steps with one thread per rank (``ranks[r]`` is global rank r) on the local
+    transport.
+
+    ``schedule`` None runs each rank's whole program once per step (no pipeline; micro_batches
+    must be 1); otherwise each rank runs its stage's job list (:class:`StageRunner`).
+    Raises RankFailedError (from ``comm_local.run_ranks``) naming the first rank that failed, with
+    its ExecutionError / PipelineError as the cause.
+    """
+    if schedule is None and micro_batches != 1:
+        raise PipelineError(f"{micro_batches} micro-batches need a pipeline schedule")
+    origin = time.perf_counter()
+
+    def body(comm):
+        rank = ranks[comm.rank]
+        executor = Executor(rank.program, rank=comm.rank, communicator=comm,
+                            process_groups=process_groups, xp=xp)
+        runner = None
+        if schedule is not None:
+            runner = StageRunner(executor, schedule, stage=rank.stage, num_stages=num_stages,
+                                 micro_batches=micro_batches, vpp=vpp, origin=origin)
+        per_step, events, peak = [], [], 0
+        for step in range(steps):
+            feeds = [rank.feeds(step, m) for m in range(micro_batches)]
+            if runner is None:
+                start = time.perf_counter()
+                env = executor.environment()
+                outputs: dict[str, Any] = {}
+                executor.run_ops(range(len(executor.ops)), env, feeds=feeds[0], scope=rank.scope,
+                                 outputs=outputs)
+                end = time.perf_counter()
+                events.append(TraceEvent(f"step:{step}", comm.rank, max(0.0, (start - origin) * 1e6),
+                                         (end - start) * 1e6, "step"))
+                per_step.append([outputs])
+                peak = max(peak, env.peak_live_values)
+            else:
+                result = runner.step(feeds, rank.scope)
+                per_step.append(result.outputs)
+                events.extend(result.events)
+                peak = max(peak, result.peak_live_values)
+        return per_step, events, comm.stats, peak
+
+    results = run_ranks(len(ranks), body, timeout=timeout)
+    losses: list[float | None] = []
+    for step in range(steps):
+        values = [float(outputs[loss_name]) for per_step, *_ in results
+                  for outputs in per_step[step] if loss_name in outputs]
+        losses.append(sum(values) / len(values) if values else None)
+    return TrainResult(
+        losses=losses,
+        outputs=[r[0] for r in results],
+        events=[e for r in results for e in r[1]],
+        comm_stats=[r[2] for r in results],
+        peak_live_values=[r[3] for r in results],
+    )
