@@ -91,6 +91,8 @@ class Driver:
         self.state_checks = (min(2 * self.size + 32, self.budget // 2), self.budget // 2)
         self.states: dict[str, int] = {}
         self.applied = 0
+        # The ops of the latest applications, to name them if the pass does not converge.
+        self.recent: collections.deque = collections.deque(maxlen=2 * STATE_WINDOW)
 
     def index_size(self) -> int:
         """Ops in the program (nested included)."""
@@ -187,6 +189,7 @@ class Driver:
                 rule=rule.name, pass_name=self.cpass.name)
         self.stats.rule(rule).applied += 1
         self.applied += 1
+        self.recent.append((rule.name, found.ops))
         survivors = [op for op in found.ops if alive(op, self.program)]
         after_ops = sorted({**dict.fromkeys(survivors), **dict.fromkeys(
             op for op in outcome.created if alive(op, self.program))},
@@ -220,7 +223,7 @@ class Driver:
         """Fail with "did not converge" past the budget or on a repeated program state."""
         if self.applied > self.budget:
             raise self.not_converged(f"more than {self.budget} rule applications on "
-                                     f"{self.size} ops", self.trace[-8:])
+                                     f"{self.size} ops", 8)
         first, second = self.state_checks
         if first <= self.applied < first + STATE_WINDOW or \
                 second <= self.applied < second + STATE_WINDOW:
@@ -228,19 +231,31 @@ class Driver:
             seen = self.states.get(digest)
             if seen is not None:
                 raise self.not_converged("the program came back to an earlier state",
-                                         self.trace[seen:])
+                                         self.applied - seen)
             self.states[digest] = self.applied
 
-    def not_converged(self, why: str, cycle) -> RewriteError:
-        """The "did not converge" error, naming the rules and ops of the cycle."""
-        rules = sorted({a.rule for a in cycle})
-        steps = "\n".join(f"  {a.summary()}" for a in cycle)
+    def not_converged(self, why: str, count: int) -> RewriteError:
+        """The "did not converge" error, naming the rules and ops of the last `count`
+        applications (the cycle)."""
+        cycle = list(self.recent)[-count:]
+        rules = sorted({name for name, _ in cycle})
+        lines = []
+        for name, ops in cycle:
+            shown = "; ".join(self.describe_op(op) for op in ops) or "a value"
+            lines.append(f"  rule {name} at {shown}")
         decl = self.cpass.decl
         return RewriteError(
-            f"pass {self.cpass.name} did not converge: {why}; rules {', '.join(rules)} keep "
-            "undoing each other (make one of them stop matching after it applies)",
-            decl.span.file, decl.span.line, context="  last applications:\n" + steps,
+            f"did not converge: {why}; rules {', '.join(rules)} keep undoing each other "
+            "(make one of them stop matching after it applies)",
+            decl.span.file, decl.span.line, context="  last applications:\n" + "\n".join(lines),
             pass_name=self.cpass.name)
+
+    def describe_op(self, op: Operation) -> str:
+        """`op 3 (pd_op.scale)` for an op still in the program, else its name."""
+        if not alive(op, self.program):
+            return f"{op.name} (erased)"
+        self.ctx.version += 1
+        return f"op {self.ctx.position(op)} ({op.name})"
 
 
 def run_pass(program: Program, cpass: CompiledPass, params: dict,

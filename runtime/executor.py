@@ -345,12 +345,12 @@ class Executor:
         self.process_groups.update(program.process_groups)
         self.ops: list[Operation] = list(program.block)
         self.index = {op: i for i, op in enumerate(self.ops)}
+        self._lines: dict[Operation, int] | None = None
         self._check_ops()
         self._handlers = [_handler_for(op.name) for op in self.ops]
         self._attrs = [{k: to_python(v) for k, v in op.attributes.items()} for op in self.ops]
         self._in_place = [self._in_place_pairs(op) for op in self.ops]
         self._operand_counts = [Counter(v for v in op.operands if v is not None) for op in self.ops]
-        self._lines: dict[Operation, int] | None = None
 
     # -- checks -----------------------------------------------------------------------------
 

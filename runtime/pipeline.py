@@ -65,6 +65,7 @@ __all__ = [
     "complete_op_roles",
     "message_key",
     "StageRunner",
+    "PlanRunner",
     "StepResult",
     "RankProgram",
     "TrainResult",
@@ -301,6 +302,61 @@ class StageRunner:
         return StepResult(outputs, events, peak)
 
 
+class PlanRunner:
+    """Runs Paddle's own plan: one program per job type (``plan.ir_program(type)``, captured as
+    ``job_<type>.pir``) and a job list, the way Paddle's ``StandaloneExecutor`` does.
+
+    Each micro-batch has a local scope (name -> array): ``pd_op.data`` and ``shadow_output`` write
+    it and the kwargs through which Paddle's job programs pass values (``%kwarg_var_8_pd_op.recv_v2_0``,
+    ``%kwarg_loss_0``, ``%kwarg_label0``) read it; parameters and gradient-merge buffers are read from
+    the rank's scope. Each job runs in a fresh environment. This proves the executor on Paddle's
+    split, independently of :func:`split_jobs`.
+
+    Args:
+        executors: job type -> Executor of that job's program.
+        jobs: the job list. stage, num_stages, micro_batches, origin: as for StageRunner.
+
+    Raises:
+        PipelineError: a job of the list has no program.
+    """
+
+    def __init__(self, executors: Mapping[str, Executor], jobs: Sequence[Job], *, stage: int = 0,
+                 num_stages: int = 1, micro_batches: int = 1, origin: float | None = None):
+        missing = sorted({job.type for job in jobs} - set(executors))
+        if missing:
+            raise PipelineError(f"no job program for job types {missing}")
+        self.executors = dict(executors)
+        self.jobs = list(jobs)
+        self.stage = stage
+        self.num_stages = num_stages
+        self.micro_batches = micro_batches
+        self.origin = time.perf_counter() if origin is None else origin
+
+    def step(self, feeds: Sequence[Mapping[str, Any]], scope: MutableMapping[str, Any]) -> StepResult:
+        """Run the job list once; see :meth:`StageRunner.step`."""
+        if len(feeds) != self.micro_batches:
+            raise PipelineError(f"got feeds for {len(feeds)} micro-batches, the plan runs "
+                                f"{self.micro_batches}")
+        local_scopes: list[dict[str, Any]] = [{} for _ in range(self.micro_batches)]
+        outputs: list[dict[str, Any]] = [{} for _ in range(self.micro_batches)]
+        events, peak = [], 0
+        for job in self.jobs:
+            m = job.micro_batch
+            executor = self.executors[job.type]
+            env = executor.environment()
+            start = time.perf_counter()
+            executor.run_ops(
+                range(len(executor.ops)), env, feeds=feeds[m], scope=scope,
+                local_scope=local_scopes[m], outputs=outputs[m],
+                p2p_key=lambda op, job=job: message_key(op, job, self.stage, self.num_stages))
+            end = time.perf_counter()
+            peak = max(peak, env.peak_live_values)
+            events.append(TraceEvent(
+                name=str(job), rank=executor.rank, start=max(0.0, (start - self.origin) * 1e6),
+                duration=(end - start) * 1e6, category=job.kind, args={"ops": len(executor.ops)}))
+        return StepResult(outputs, events, peak)
+
+
 # -- training a world -------------------------------------------------------------------------
 
 
@@ -308,12 +364,14 @@ class StageRunner:
 class RankProgram:
     """What one rank runs: its dense ``program``, its persistent ``scope`` (parameters by name;
     updated in place by training), ``feeds(step, micro_batch) -> {data name: array}``, and its
-    pipeline ``stage``."""
+    pipeline ``stage``. ``job_programs`` (job type -> program, Paddle's plan): when given, the rank
+    runs these with :class:`PlanRunner` instead of splitting ``program``."""
 
-    program: Program
+    program: Program | None
     scope: dict
     feeds: Callable[[int, int], Mapping[str, Any]]
     stage: int = 0
+    job_programs: Mapping[str, Program] | None = None
 
 
 @attrs.define
@@ -348,10 +406,20 @@ def train(ranks: Sequence[RankProgram], *, steps: int, schedule: str | None = No
 
     def body(comm):
         rank = ranks[comm.rank]
-        executor = Executor(rank.program, rank=comm.rank, communicator=comm,
-                            process_groups=process_groups, xp=xp)
         runner = None
-        if schedule is not None:
+        if rank.job_programs is not None:
+            if schedule is None:
+                raise PipelineError("job programs need a schedule")
+            executors = {t: Executor(p, rank=comm.rank, communicator=comm,
+                                     process_groups=process_groups, xp=xp)
+                         for t, p in rank.job_programs.items()}
+            runner = PlanRunner(executors, job_list(schedule, num_stages, rank.stage, micro_batches, vpp),
+                                stage=rank.stage, num_stages=num_stages,
+                                micro_batches=micro_batches, origin=origin)
+        else:
+            executor = Executor(rank.program, rank=comm.rank, communicator=comm,
+                                process_groups=process_groups, xp=xp)
+        if runner is None and schedule is not None:
             runner = StageRunner(executor, schedule, stage=rank.stage, num_stages=num_stages,
                                  micro_batches=micro_batches, vpp=vpp, origin=origin)
         per_step, events, peak = [], [], 0

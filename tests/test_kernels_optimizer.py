@@ -136,3 +136,40 @@ def test_adamw_case_measured_on_paddle_3_3_1_cpu(xp):
     for got, want in zip(results[:6], paddle_results, strict=True):
         assert got.dtype == np.float32
         np.testing.assert_allclose(got, np.array(want, f32), rtol=2e-6, atol=1e-9)
+
+
+def test_adam_is_adamw_without_decay(xp):
+    param, grad = rng.standard_normal(4), rng.standard_normal(4)
+    operands = [param, grad, np.array(0.01), np.zeros(4), np.zeros(4), None, np.array([0.9]), np.array([0.999]),
+                None, None, np.array([0.9]), np.array([0.999]), np.array([1e-8])]
+    results = run(xp, "pd_op.adam_", operands, {"with_decay": True, "coeff": 0.5})  # adam_ has no decay
+    expected = adamw_reference(param, grad, 0.01, 0, 0, None, 0.9, 0.999, 0.9, 0.999, 1e-8, 1.0, 0.0, False, False)
+    for got, want in zip(results[:3], expected[:3], strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("nesterov", [False, True])
+def test_momentum(xp, nesterov):
+    param, grad, velocity = rng.standard_normal(3), rng.standard_normal(3), rng.standard_normal(3)
+    attrs = {"mu": 0.9, "use_nesterov": nesterov, "regularization_method": "l2_decay", "regularization_coeff": 0.1}
+    param_out, velocity_out, master_out = run(xp, "pd_op.momentum_", [param, grad, velocity, np.array([0.5]), None], attrs)
+    g = grad + 0.1 * param
+    v = 0.9 * velocity + g
+    np.testing.assert_allclose(velocity_out, v, rtol=1e-14)
+    np.testing.assert_allclose(param_out, param - 0.5 * (g + 0.9 * v if nesterov else v), rtol=1e-14)
+    assert master_out is None
+
+
+def test_momentum_case_measured_on_paddle_3_3_1_cpu(xp):
+    """``paddle._C_ops.momentum_`` on CPU with nesterov, l2_decay 0.05 and rescale_grad 0.5, which
+    that kernel ignores."""
+    f32 = np.float32
+    operands = [np.array([[0.5, -1.0], [2.0, 0.25]], f32), np.array([[0.1, -0.2], [0.3, -0.4]], f32),
+                np.array([[0.01, 0.02], [-0.03, 0.0]], f32), np.array([0.1], f32), None]
+    attrs = {"mu": 0.9, "use_nesterov": True, "regularization_method": "l2_decay", "regularization_coeff": 0.05,
+             "rescale_grad": 0.5}
+    param_out, velocity_out, _ = run(xp, "pd_op.momentum_", operands, attrs)
+    np.testing.assert_allclose(param_out, np.array(
+        [[0.47543999552726746, -0.9541199803352356], [1.9264299869537354, 0.32362499833106995]], f32), rtol=2e-6)
+    np.testing.assert_allclose(velocity_out, np.array(
+        [[0.1340000033378601, -0.23199999332427979], [0.37299999594688416, -0.38750001788139343]], f32), rtol=2e-6)

@@ -149,7 +149,7 @@ def add_n(xp: Any, inputs: list, attrs: dict) -> list:
     return [total if len(tensors) > 1 else xp.asarray(total, copy=True)]
 
 
-@kernel("pd_op.square")
+@kernel("pd_op.square", "pd_op.square_")
 def square(xp: Any, inputs: list, attrs: dict) -> list:
     """``square(x) -> out = x * x``."""
     return [inputs[0] * inputs[0]]

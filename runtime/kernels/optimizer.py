@@ -1,13 +1,13 @@
-"""Optimizer kernels: sgd_ and adamw_.
+"""Optimizer kernels: sgd_, adam_, adamw_ and momentum_.
 
-Both are in-place ops: they return the new parameter (and moment, beta-power and master-weight)
-values, and the executor writes them back over the corresponding operands.
+All are in-place ops: they return the new parameter (and velocity, moment, beta-power and
+master-weight) values, and the executor writes them back over the corresponding operands.
 
 Mixed precision (``multi_precision=true`` with a ``master_param`` operand): the update runs on the
 float32 master weights and the parameter is their cast back to its own dtype, as in Paddle.
 
-Sources: ``paddle/phi/ops/yaml/ops.yaml`` (sgd_, adamw_). ``adamw_``'s operands follow Paddle
-3.3.1's ``pd_op.h``, which adds ``moment2_max`` (operand 5) / ``moment2_max_out`` (result 3) and
+Sources: ``paddle/phi/ops/yaml/ops.yaml`` (sgd_, adam_, adamw_, momentum_). ``adam_``/``adamw_``
+operands follow Paddle 3.3.1's ``pd_op.h``, which adds ``moment2_max`` (operand 5) / ``moment2_max_out`` (result 3) and
 the ``amsgrad`` attribute to the older yaml signature; ``beta1``, ``beta2`` and ``epsilon`` are
 operands in PIR (``pd_op.full`` results) and attributes in older programs, both accepted.
 """
@@ -46,6 +46,20 @@ def _hyper(inputs: list, index: int, attrs: dict, name: str, default: float) -> 
     if len(inputs) > index and inputs[index] is not None:
         return python_scalar(inputs[index])
     return float(attrs.get(name, default))
+
+
+@kernel("pd_op.adam_")
+def adam(xp: Any, inputs: list, attrs: dict) -> list:
+    """``adam_(param, grad, learning_rate, moment1, moment2, moment2_max, beta1_pow, beta2_pow,
+    master_param, skip_update, beta1=0.9, beta2=0.999, epsilon=1e-8, lazy_mode=false,
+    min_row_size_to_use_multithread=1000, multi_precision=false, use_global_beta_pow=false,
+    amsgrad=false) -> param_out, moment1_out, moment2_out, moment2_max_out, beta1_pow_out,
+    beta2_pow_out, master_param_out``.
+
+    ``adamw_`` without the decay term (same operands and results; see :func:`adamw`).
+    Source: ``ops.yaml`` ``adam_``, operands as in Paddle 3.3.1's ``pd_op.h``.
+    """
+    return adamw(xp, inputs, {**attrs, "with_decay": False})
 
 
 @kernel("pd_op.adamw_")
@@ -115,3 +129,32 @@ def adamw(xp: Any, inputs: list, attrs: dict) -> list:
     if work is param:
         return [p, m1, m2, m2_max_out, b1_out, b2_out, None]
     return [xp.astype(p, param.dtype), m1, m2, m2_max_out, b1_out, b2_out, p]
+
+
+@kernel("pd_op.momentum_")
+def momentum(xp: Any, inputs: list, attrs: dict) -> list:
+    """``momentum_(param, grad, velocity, learning_rate, master_param, mu, use_nesterov=false,
+    regularization_method="", regularization_coeff=0.0, multi_precision=false, rescale_grad=1.0)
+    -> param_out, velocity_out, master_param_out``.
+
+    ``g = grad`` (plus ``regularization_coeff * p`` for ``"l2_decay"``);
+    ``v = mu * velocity + g``; ``p = p - lr * (g + mu * v)`` with ``use_nesterov``, else
+    ``p = p - lr * v``. Source: ``ops.yaml`` ``momentum_``.
+
+    ``rescale_grad`` is ignored, as Paddle 3.3.1's CPU kernel ignores it (measured against
+    ``paddle._C_ops.momentum_``); its GPU kernel is believed to scale the gradient by it. They agree
+    for the default ``rescale_grad=1``.
+    """
+    param, grad, velocity, learning_rate, master_param = inputs[:5]
+    work = _working_copy(xp, param, master_param, attrs.get("multi_precision", False))
+    mu = float(attrs["mu"])
+    g = xp.astype(grad, work.dtype)
+    if attrs.get("regularization_method", "") == "l2_decay":
+        g = g + float(attrs.get("regularization_coeff", 0.0)) * work
+    v = mu * xp.astype(velocity, work.dtype) + g
+    lr = scalar_like(xp, learning_rate, work)
+    updated = work - lr * (g + mu * v) if attrs.get("use_nesterov", False) else work - lr * v
+    v = xp.astype(v, velocity.dtype)
+    if work is param:
+        return [updated, v, None]
+    return [xp.astype(updated, param.dtype), v, updated]
