@@ -347,3 +347,8 @@ def test_cross_entropy_soft_labels_and_probabilities(xp):
     passed, loss = run(xp, "pd_op.cross_entropy_with_softmax", [probabilities, labels], {**CE, "use_softmax": False})
     close(passed, probabilities)
     close(loss, -np.log(probabilities[np.arange(3), labels[:, 0]]).reshape(3, 1))
+
+
+def test_missing_int_array_argument_is_a_kernel_error(xp):
+    with pytest.raises(KernelError, match="needs 'shape'"):
+        run(xp, "pd_op.reshape", [np.ones(4), None])

@@ -22,14 +22,21 @@ from .operands import int_value, int_values, normalize_axis
 from .registry import KernelError, kernel
 
 
-def _operand_or_attr(inputs: list, index: int, attrs: dict, name: str, default: Any = None) -> Any:
+def _operand_or_attr(inputs: list, index: int, attrs: dict, name: str, op_name: str,
+                     default: Any = None) -> Any:
+    """``IntArray``/``Scalar`` argument ``name``: operand ``index`` if present, else the attribute,
+    else ``default``.
+
+    Raises:
+        KernelError: none of the three is there.
+    """
     if len(inputs) > index and inputs[index] is not None:
         return inputs[index]
     if name in attrs:
         return attrs[name]
     if default is not None:
         return default
-    raise KeyError(name)
+    raise KernelError(op_name, f"needs {name!r}, as operand {index} or as an attribute")
 
 
 def target_shape(shape: list[int], x_shape: tuple, op_name: str) -> tuple[int, ...]:
@@ -71,7 +78,7 @@ def reshape(xp: Any, inputs: list, attrs: dict) -> list:
         KernelError: the shape cannot hold x's elements.
     """
     x = inputs[0]
-    shape = int_values(_operand_or_attr(inputs, 1, attrs, "shape"))
+    shape = int_values(_operand_or_attr(inputs, 1, attrs, "shape", "pd_op.reshape"))
     return [xp.reshape(x, target_shape(shape, tuple(x.shape), "pd_op.reshape"))]
 
 
@@ -103,7 +110,7 @@ def transpose_grad(xp: Any, inputs: list, attrs: dict) -> list:
 
 
 def _axis(inputs: list, index: int, attrs: dict, ndim: int, op_name: str, default: int = 0) -> int:
-    value = _operand_or_attr(inputs, index, attrs, "axis", default)
+    value = _operand_or_attr(inputs, index, attrs, "axis", op_name, default)
     return normalize_axis(int_value(value, op_name, "axis"), ndim, op_name)
 
 
@@ -151,7 +158,7 @@ def split(xp: Any, inputs: list, attrs: dict) -> list:
     """
     x = inputs[0]
     axis = _axis(inputs, 2, attrs, x.ndim, "pd_op.split")
-    sections = int_values(_operand_or_attr(inputs, 1, attrs, "sections"))
+    sections = int_values(_operand_or_attr(inputs, 1, attrs, "sections", "pd_op.split"))
     length = int(x.shape[axis])
     if sections.count(-1) == 1:
         sections[sections.index(-1)] = length - (sum(sections) + 1)
@@ -190,8 +197,8 @@ def split_grad(xp: Any, inputs: list, attrs: dict) -> list:
 def _slice_bounds(inputs: list, attrs: dict, shape: tuple, op_name: str, first: int):
     """Per sliced axis ``(axis, start, stop)``, clamped the way Paddle's slice kernel clamps."""
     axes = [normalize_axis(a, len(shape), op_name) for a in int_values(attrs["axes"])]
-    starts = int_values(_operand_or_attr(inputs, first, attrs, "starts"))
-    ends = int_values(_operand_or_attr(inputs, first + 1, attrs, "ends"))
+    starts = int_values(_operand_or_attr(inputs, first, attrs, "starts", op_name))
+    ends = int_values(_operand_or_attr(inputs, first + 1, attrs, "ends", op_name))
     if not len(axes) == len(starts) == len(ends):
         raise KernelError(op_name, f"axes {axes}, starts {starts} and ends {ends} differ in length")
     bounds = []
@@ -266,9 +273,9 @@ def set_value_with_tensor(xp: Any, inputs: list, attrs: dict) -> list:
     """
     x, values = inputs[0], inputs[1]
     axes = [normalize_axis(a, x.ndim, "pd_op.set_value_with_tensor") for a in int_values(attrs["axes"])]
-    starts = int_values(_operand_or_attr(inputs, 2, attrs, "starts"))
-    ends = int_values(_operand_or_attr(inputs, 3, attrs, "ends"))
-    steps = int_values(_operand_or_attr(inputs, 4, attrs, "steps", [1] * len(axes)))
+    starts = int_values(_operand_or_attr(inputs, 2, attrs, "starts", "pd_op.set_value_with_tensor"))
+    ends = int_values(_operand_or_attr(inputs, 3, attrs, "ends", "pd_op.set_value_with_tensor"))
+    steps = int_values(_operand_or_attr(inputs, 4, attrs, "steps", "pd_op.set_value_with_tensor", [1] * len(axes)))
     if not len(axes) == len(starts) == len(ends) == len(steps):
         raise KernelError("pd_op.set_value_with_tensor",
                           f"axes {axes}, starts {starts}, ends {ends}, steps {steps} differ in length")
