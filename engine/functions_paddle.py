@@ -276,8 +276,8 @@ def vpp_layout(program: Program, pp_degree: int, vpp_degree: int, seg_method: st
                 placements[op] = OpPlacement(chunk, mesh, moves, "to_local")
                 for k in range(i + 1, j):
                     placements[ops[k]] = OpPlacement(chunk, mesh, False, "local")
-                placements[ops[j]] = OpPlacement(chunk, mesh, reorder and names[j] is not None,
-                                                 "from_local")
+                # Paddle decides the boundary ops' mesh rewrite once, from dtensor_to_local.
+                placements[ops[j]] = OpPlacement(chunk, mesh, moves, "from_local")
                 i = j + 1
                 continue
             kind = "reshard" if op.name == "dist_op.reshard" else "op"

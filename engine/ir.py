@@ -534,6 +534,18 @@ class Program:
         """Ranks of process group ``ring_id``, or ``None`` when unknown."""
         return self.process_groups.get(ring_id)
 
+    def add_process_group(self, ranks) -> int:
+        """The ring id of the process group with exactly these ranks in this order, creating one
+        (the next free id) when there is none; journaled."""
+        ranks = tuple(int(r) for r in ranks)
+        for ring_id in sorted(self.process_groups):
+            if self.process_groups[ring_id] == ranks:
+                return ring_id
+        ring_id = max(self.process_groups, default=-1) + 1
+        self.process_groups[ring_id] = ranks
+        self._record(lambda: self.process_groups.pop(ring_id, None))
+        return ring_id
+
     def clone(self) -> "Program":
         """A deep copy (types and attributes are immutable and shared)."""
         value_map: dict = {}

@@ -51,12 +51,23 @@ def _unquote(raw: str) -> str:
     return text.replace('\\"', '"').replace("\\\\", "\\") if "\\" in text else text
 
 
+_INTEGER = re.compile(r"-?\d+")
+_PARTIAL = re.compile(r"(-?\d+)[\t ]*,[\t ]*([A-Za-z_][A-Za-z0-9_]*)")
+
+
 class _Semantic(Exception):
     """Internal: a meaning error at (line, column) found while building the IR."""
 
     def __init__(self, message: str, line: int, column: int):
         super().__init__(message)
         self.message, self.line, self.column = message, line, column
+
+
+class _Position:
+    """A 1-based line and column, for :func:`_at`."""
+
+    def __init__(self, line: int, column: int):
+        self.line, self.column = line, column
 
 
 def _at(meta_or_token, message: str) -> _Semantic:
@@ -125,27 +136,32 @@ class ProgramBuilder(Transformer):
         return c
 
     # ---- dist attributes -------------------------------------------------------------------
-    def int_list(self, c):
-        return c
+    def INT_LIST(self, t):
+        return [int(x) for x in _INTEGER.findall(t)]
 
-    def partial(self, c):
-        return (c[0], str(c[1]))
+    def PARTIAL(self, t):
+        m = _PARTIAL.search(t)
+        return (int(m.group(1)), m.group(2))
+
+    def PLACEMENT(self, t):
+        text = re.sub(r"[\t ]", "", str(t))
+        if text.startswith("Shard"):
+            return Shard(int(text[len("Shard(dim="):-1]))
+        if text.startswith("Replicate"):
+            return Replicate()
+        try:
+            return Partial(text[len("Partial(reduce_type="):-1])
+        except ValueError as e:
+            raise _at(t, str(e)) from None
+
+    def OPERAND_KEY(self, t):
+        # An entry out of order is reported where its attribute starts, as the fast parser does.
+        return (int(_INTEGER.search(t).group(0)), _Position(t.end_line, t.end_column))
+
+    RESULT_KEY = OPERAND_KEY
 
     def placements(self, c):
         return ("placements", c)
-
-    def shard(self, c):
-        return Shard(c[0])
-
-    def replicate(self, c):
-        return Replicate()
-
-    @v_args(meta=True)
-    def partial_placement(self, meta, c):
-        try:
-            return Partial(str(c[0]))
-        except ValueError as e:
-            raise _at(meta, str(e)) from None
 
     @v_args(meta=True)
     def tensor_dist_attr(self, meta, c):
@@ -170,13 +186,13 @@ class ProgramBuilder(Transformer):
     def dist_vector(self, c):
         return tuple(c)
 
-    @v_args(meta=True)
-    def operand_dist(self, meta, c):
-        return ("operand", c[0], c[1], meta)
+    def operand_dist(self, c):
+        (index, where), item = c
+        return ("operand", index, item, where)
 
-    @v_args(meta=True)
-    def result_dist(self, meta, c):
-        return ("result", c[0], c[1], meta)
+    def result_dist(self, c):
+        (index, where), item = c
+        return ("result", index, item, where)
 
     def chunk_id(self, c):
         return ("chunk_id", c[0], None, None)

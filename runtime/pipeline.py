@@ -160,11 +160,12 @@ def _infer_chunk(ops: Sequence[Operation], i: int) -> int:
 
 
 def _split_vpp(ops: Sequence[Operation]) -> list[str]:
-    types = []
-    for i, op in enumerate(ops):
+    types = [""] * len(ops)
+    for i in range(len(ops) - 1, -1, -1):  # from the last op, as Paddle scans (errors alike)
+        op = ops[i]
         role = op.op_role
         if role == OPTIMIZE:
-            types.append("optimizer")
+            types[i] = "optimizer"
             continue
         chunk = _chunk_attr(op)
         if chunk == -1:
@@ -178,7 +179,7 @@ def _split_vpp(ops: Sequence[Operation]) -> list[str]:
         else:
             raise PipelineError(f"op {i} ({op.name}) has op_role {role}; VPP splits only forward (0), "
                                 "backward (1) and optimizer (2) ops")
-        types.append(f"{kind}{chunk}")
+        types[i] = f"{kind}{chunk}"
     return types
 
 
@@ -217,7 +218,7 @@ def message_key(op: Operation, job: Job, stage: int, num_stages: int) -> tuple:
     virtual = job.chunk * num_stages + stage
     sending = op.name in _SEND_OPS
     if op.op_role == FORWARD:
-        return ("forward", virtual if sending else virtual - 1, job.micro_batch, ring_id)
+        return ("forward", virtual, job.micro_batch, ring_id)
     if op.op_role == BACKWARD:
         return ("backward", virtual - 1 if sending else virtual, job.micro_batch, ring_id)
     return ("other", ring_id, job.micro_batch)

@@ -196,3 +196,13 @@ def test_deep_nesting_prints_without_recursion():
     text = print_program(program)
     assert text.count("pd_op.if") == 3000
     assert sum(1 for _ in program.walk()) == 3000
+
+
+def test_add_process_group_reuses_and_journals():
+    program = parse_program("process_group 0 : [0,1]\n{\n}\n")
+    assert program.add_process_group([0, 1]) == 0
+    with pytest.raises(RuntimeError):
+        with program.transaction():
+            assert program.add_process_group([1, 0]) == 1
+            raise RuntimeError("undo")
+    assert program.process_groups == {0: (0, 1)}

@@ -24,7 +24,8 @@ def expect_grad(xp, op, inputs, attrs, position, actual, result=0, weight=None, 
     """Assert ``actual`` is d/d(inputs[position]) of sum(op(inputs)[result] * weight)."""
     outputs = run(xp, op, inputs, attrs)
     weight = outputs[result] * 0 + 1 if weight is None else weight
-    numeric = finite_difference(weighted_loss(xp, op, inputs, attrs, position, result, weight), inputs[position])
+    loss = weighted_loss(xp, op, inputs, attrs, position, result, weight)
+    numeric = finite_difference(loss, inputs[position])
     assert actual.shape == np.shape(inputs[position])
     np.testing.assert_allclose(actual, numeric, rtol=tol, atol=tol)
 
@@ -138,7 +139,8 @@ def test_layer_norm_grad(xp, begin, affine):
     attrs = {"epsilon": 1e-5, "begin_norm_axis": begin}
     _, mean, variance = run(xp, "pd_op.layer_norm", [x, scale, bias], attrs)
     weight = rng.standard_normal(x.shape)
-    x_grad, scale_grad, bias_grad = run(xp, "pd_op.layer_norm_grad", [x, scale, bias, mean, variance, weight], attrs)
+    grad_operands = [x, scale, bias, mean, variance, weight]
+    x_grad, scale_grad, bias_grad = run(xp, "pd_op.layer_norm_grad", grad_operands, attrs)
     expect_grad(xp, "pd_op.layer_norm", [x, scale, bias], attrs, 0, x_grad, weight=weight)
     if affine:
         expect_grad(xp, "pd_op.layer_norm", [x, scale, bias], attrs, 1, scale_grad, weight=weight)
@@ -167,7 +169,8 @@ def test_rms_norm_grad(xp, with_scale):
 @FAST
 @given(data=st.data(), op=st.sampled_from(["mean", "sum"]), keepdim=st.booleans())
 def test_reduction_grads(xp, data, op, keepdim):
-    x = data.draw(hnp.arrays(np.float64, hnp.array_shapes(min_dims=1, max_dims=3, max_side=3), elements=st.floats(-2, 2)))
+    shape = hnp.array_shapes(min_dims=1, max_dims=3, max_side=3)
+    x = data.draw(hnp.arrays(np.float64, shape, elements=st.floats(-2, 2)))
     axes = np.array(data.draw(st.lists(st.integers(0, x.ndim - 1), max_size=x.ndim, unique=True)), np.int64)
     attrs = {"keepdim": keepdim, "dtype": "Undefined"}
     (out,) = run(xp, f"pd_op.{op}", [x, axes], attrs)
@@ -178,7 +181,8 @@ def test_reduction_grads(xp, data, op, keepdim):
 
 def test_reduce_all_and_mean_all_grads(xp):
     x = rng.standard_normal((2, 3))
-    (grad,) = run(xp, "pd_op.sum_grad", [x, np.array(2.0), np.array([0], np.int64)], {"keepdim": False, "reduce_all": True})
+    operands = [x, np.array(2.0), np.array([0], np.int64)]
+    (grad,) = run(xp, "pd_op.sum_grad", operands, {"keepdim": False, "reduce_all": True})
     np.testing.assert_allclose(grad, np.full((2, 3), 2.0))
     (grad,) = run(xp, "pd_op.mean_all_grad", [x, np.array(3.0)])
     expect_grad(xp, "pd_op.mean_all", [x], {}, 0, grad, weight=np.array(3.0))
@@ -223,7 +227,9 @@ def test_split_grads_concatenate(xp, op):
     np.testing.assert_allclose(grad, finite_difference(loss, x), atol=1e-6)
 
 
-@pytest.mark.parametrize("axes, starts, ends, decrease", [([1], [1], [3], []), ([0, 2], [-2, 0], [5, 1], [2])])
+@pytest.mark.parametrize(
+    "axes, starts, ends, decrease", [([1], [1], [3], []), ([0, 2], [-2, 0], [5, 1], [2])]
+)
 def test_slice_grad(xp, axes, starts, ends, decrease):
     x = rng.standard_normal((3, 4, 2))
     attrs = {"axes": axes, "infer_flags": [1] * len(axes), "decrease_axis": decrease}
@@ -274,4 +280,5 @@ def test_cross_entropy_grad(xp, variant):
     softmax, loss = run(xp, "pd_op.cross_entropy_with_softmax", [logits, label], attrs)
     weight = rng.standard_normal(loss.shape)
     (grad,) = run(xp, "pd_op.cross_entropy_with_softmax_grad", [label, softmax, weight], attrs)
-    expect_grad(xp, "pd_op.cross_entropy_with_softmax", [logits, label], attrs, 0, grad, result=1, weight=weight, tol=1e-5)
+    expect_grad(xp, "pd_op.cross_entropy_with_softmax", [logits, label], attrs, 0, grad,
+                result=1, weight=weight, tol=1e-5)

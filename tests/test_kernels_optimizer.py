@@ -13,9 +13,18 @@ pytestmark = pytest.mark.parametrize("xp", [xp for _, xp in namespaces()], ids=[
 rng = np.random.default_rng(3)
 
 
+def adam_operands(param, grad, lr, moment1, moment2, moment2_max=None, beta1_pow=0.9, beta2_pow=0.999,
+                  master_param=None, skip_update=None):
+    """adam_/adamw_ operands in Paddle's order, hyperparameters beta1=0.9, beta2=0.999, eps=1e-8."""
+    return [param, grad, np.array(lr), moment1, moment2, moment2_max, np.array([beta1_pow]),
+            np.array([beta2_pow]), master_param, skip_update, np.array([0.9]), np.array([0.999]),
+            np.array([1e-8])]
+
+
 def test_sgd(xp):
     param, grad = rng.standard_normal((3, 2)), rng.standard_normal((3, 2))
-    param_out, master_out = run(xp, "pd_op.sgd_", [param, np.array([0.1]), grad, None], {"multi_precision": False})
+    operands = [param, np.array([0.1]), grad, None]
+    param_out, master_out = run(xp, "pd_op.sgd_", operands, {"multi_precision": False})
     np.testing.assert_allclose(param_out, param - 0.1 * grad, rtol=1e-15)
     assert master_out is None
 
@@ -23,7 +32,8 @@ def test_sgd(xp):
 def test_sgd_updates_master_weights_and_casts_back(xp):
     master, grad = rng.standard_normal((3, 2)), rng.standard_normal((3, 2)).astype(np.float32)
     param = master.astype(np.float32)
-    param_out, master_out = run(xp, "pd_op.sgd_", [param, np.array([0.5]), grad, master], {"multi_precision": True})
+    operands = [param, np.array([0.5]), grad, master]
+    param_out, master_out = run(xp, "pd_op.sgd_", operands, {"multi_precision": True})
     expected = master - 0.5 * grad.astype(np.float64)
     np.testing.assert_allclose(master_out, expected, rtol=1e-15)
     assert master_out.dtype == np.float64 and param_out.dtype == np.float32
@@ -60,8 +70,9 @@ def test_adamw_matches_reference_over_several_steps(xp, attrs):
     expected = state
     for _ in range(3):
         grad = rng.standard_normal(shape)
-        operands = [state[0], grad, np.array(0.01), state[1], state[2], state[3] if attrs["amsgrad"] else None,
-                    state[4], state[5], None, None, np.array([0.9]), np.array([0.999]), np.array([1e-8])]
+        operands = adam_operands(state[0], grad, 0.01, state[1], state[2],
+                                 state[3] if attrs["amsgrad"] else None)
+        operands[6:8] = state[4], state[5]
         results = run(xp, "pd_op.adamw_", operands, attrs)
         assert len(results) == 7 and results[6] is None
         assert (results[3] is None) == (not attrs["amsgrad"])
@@ -72,7 +83,7 @@ def test_adamw_matches_reference_over_several_steps(xp, attrs):
         for got, want in zip(results[:6], expected, strict=True):
             if want is not None:
                 np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
-        state = (results[0], results[1], results[2], results[3] if attrs["amsgrad"] else m2_max, results[4], results[5])
+        state = (*results[:3], results[3] if attrs["amsgrad"] else m2_max, *results[4:6])
 
 
 def test_adamw_hyperparameters_as_attributes_and_global_beta_pow(xp):
@@ -81,15 +92,16 @@ def test_adamw_hyperparameters_as_attributes_and_global_beta_pow(xp):
                 None, None]
     attrs = {"beta1": 0.5, "beta2": 0.5, "epsilon": 1e-3, "use_global_beta_pow": True, "with_decay": False}
     results = run(xp, "pd_op.adamw_", operands, attrs)
-    expected = adamw_reference(param, grad, 0.1, 0, 0, None, 0.5, 0.25, 0.5, 0.5, 1e-3, 1.0, 0.0, False, False)
+    expected = adamw_reference(param, grad, 0.1, 0, 0, None, 0.5, 0.25, 0.5, 0.5, 1e-3, 1.0, 0.0,
+                               False, False)
     np.testing.assert_allclose(results[0], expected[0], rtol=1e-12)
     assert results[4].tolist() == [0.5] and results[5].tolist() == [0.25]  # not advanced
 
 
 def test_adamw_skip_update_leaves_state_alone(xp):
     param = rng.standard_normal(3)
-    operands = [param, np.ones(3), np.array(0.1), np.ones(3), np.ones(3), None, np.array([0.9]), np.array([0.99]),
-                None, np.array([True]), np.array([0.9]), np.array([0.999]), np.array([1e-8])]
+    operands = adam_operands(param, np.ones(3), 0.1, np.ones(3), np.ones(3), beta2_pow=0.99,
+                             skip_update=np.array([True]))
     results = run(xp, "pd_op.adamw_", operands, {"with_decay": True, "coeff": 0.5})
     np.testing.assert_array_equal(results[0], param)
     np.testing.assert_array_equal(results[1], np.ones(3))
@@ -99,10 +111,10 @@ def test_adamw_skip_update_leaves_state_alone(xp):
 def test_adamw_master_weights(xp):
     master = rng.standard_normal(4)
     param, grad = master.astype(np.float32), rng.standard_normal(4)
-    operands = [param, grad, np.array(0.01), np.zeros(4), np.zeros(4), None, np.array([0.9]), np.array([0.999]),
-                master, None, np.array([0.9]), np.array([0.999]), np.array([1e-8])]
+    operands = adam_operands(param, grad, 0.01, np.zeros(4), np.zeros(4), master_param=master)
     results = run(xp, "pd_op.adamw_", operands, {"multi_precision": True, "with_decay": True, "coeff": 0.1})
-    expected = adamw_reference(master, grad, 0.01, 0, 0, None, 0.9, 0.999, 0.9, 0.999, 1e-8, 1.0, 0.1, True, False)
+    expected = adamw_reference(master, grad, 0.01, 0, 0, None, 0.9, 0.999, 0.9, 0.999, 1e-8, 1.0, 0.1,
+                               True, False)
     np.testing.assert_allclose(results[6], expected[0], rtol=1e-12)
     assert results[0].dtype == np.float32
     np.testing.assert_array_equal(results[0], results[6].astype(np.float32))
@@ -140,10 +152,10 @@ def test_adamw_case_measured_on_paddle_3_3_1_cpu(xp):
 
 def test_adam_is_adamw_without_decay(xp):
     param, grad = rng.standard_normal(4), rng.standard_normal(4)
-    operands = [param, grad, np.array(0.01), np.zeros(4), np.zeros(4), None, np.array([0.9]), np.array([0.999]),
-                None, None, np.array([0.9]), np.array([0.999]), np.array([1e-8])]
+    operands = adam_operands(param, grad, 0.01, np.zeros(4), np.zeros(4))
     results = run(xp, "pd_op.adam_", operands, {"with_decay": True, "coeff": 0.5})  # adam_ has no decay
-    expected = adamw_reference(param, grad, 0.01, 0, 0, None, 0.9, 0.999, 0.9, 0.999, 1e-8, 1.0, 0.0, False, False)
+    expected = adamw_reference(param, grad, 0.01, 0, 0, None, 0.9, 0.999, 0.9, 0.999, 1e-8, 1.0, 0.0,
+                               False, False)
     for got, want in zip(results[:3], expected[:3], strict=True):
         np.testing.assert_allclose(got, want, rtol=1e-12)
 
@@ -151,8 +163,10 @@ def test_adam_is_adamw_without_decay(xp):
 @pytest.mark.parametrize("nesterov", [False, True])
 def test_momentum(xp, nesterov):
     param, grad, velocity = rng.standard_normal(3), rng.standard_normal(3), rng.standard_normal(3)
-    attrs = {"mu": 0.9, "use_nesterov": nesterov, "regularization_method": "l2_decay", "regularization_coeff": 0.1}
-    param_out, velocity_out, master_out = run(xp, "pd_op.momentum_", [param, grad, velocity, np.array([0.5]), None], attrs)
+    attrs = {"mu": 0.9, "use_nesterov": nesterov, "regularization_method": "l2_decay",
+             "regularization_coeff": 0.1}
+    operands = [param, grad, velocity, np.array([0.5]), None]
+    param_out, velocity_out, master_out = run(xp, "pd_op.momentum_", operands, attrs)
     g = grad + 0.1 * param
     v = 0.9 * velocity + g
     np.testing.assert_allclose(velocity_out, v, rtol=1e-14)
@@ -166,10 +180,11 @@ def test_momentum_case_measured_on_paddle_3_3_1_cpu(xp):
     f32 = np.float32
     operands = [np.array([[0.5, -1.0], [2.0, 0.25]], f32), np.array([[0.1, -0.2], [0.3, -0.4]], f32),
                 np.array([[0.01, 0.02], [-0.03, 0.0]], f32), np.array([0.1], f32), None]
-    attrs = {"mu": 0.9, "use_nesterov": True, "regularization_method": "l2_decay", "regularization_coeff": 0.05,
-             "rescale_grad": 0.5}
+    attrs = {"mu": 0.9, "use_nesterov": True, "regularization_method": "l2_decay",
+             "regularization_coeff": 0.05, "rescale_grad": 0.5}
     param_out, velocity_out, _ = run(xp, "pd_op.momentum_", operands, attrs)
-    np.testing.assert_allclose(param_out, np.array(
-        [[0.47543999552726746, -0.9541199803352356], [1.9264299869537354, 0.32362499833106995]], f32), rtol=2e-6)
-    np.testing.assert_allclose(velocity_out, np.array(
-        [[0.1340000033378601, -0.23199999332427979], [0.37299999594688416, -0.38750001788139343]], f32), rtol=2e-6)
+    paddle_param = [[0.47543999552726746, -0.9541199803352356], [1.9264299869537354, 0.32362499833106995]]
+    paddle_velocity = [[0.1340000033378601, -0.23199999332427979],
+                       [0.37299999594688416, -0.38750001788139343]]
+    np.testing.assert_allclose(param_out, np.array(paddle_param, f32), rtol=2e-6)
+    np.testing.assert_allclose(velocity_out, np.array(paddle_velocity, f32), rtol=2e-6)

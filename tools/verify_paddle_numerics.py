@@ -7,7 +7,12 @@ Each configuration is started with `paddle.distributed.launch` (one CPU process 
 3.3.1 cannot start static auto-parallel communicators on CPU, so this script (a) creates gloo
 communication contexts for the process groups itself, and (b) replaces the engine's parameter
 initialisation (its eager reshard segfaults on CPU) with one that writes each rank's slice of
-params.npz into the scope. The programs and the job schedule are Paddle's, unchanged.
+params.npz into the scope. Paddle's CPU `send_v2`/`recv_v2` kernels only raise "not supported",
+so for pipelines (c) each `send_v2` becomes an `all_reduce` of the sent tensor on the same ring and
+each `recv_v2` an `all_reduce` of zeros of its `out_shape` (the sum is the sent tensor), and (d) since
+those are blocking collectives, the plan's jobs run one micro-batch at a time (forward chunks up,
+backward chunks down, then the optimizer) instead of Paddle's interleaved schedule, which would
+deadlock. The per-job programs are Paddle's apart from (c); the job order changes no numbers.
 """
 
 from __future__ import annotations
@@ -45,6 +50,46 @@ def local_slice(array: np.ndarray, value, rank: int) -> np.ndarray:
             size = array.shape[dim] // parts
             index.append(slice(coords[mesh_dim] * size, (coords[mesh_dim] + 1) * size))
     return array[tuple(index)]
+
+
+def replace_p2p_with_all_reduce(program) -> int:
+    """Swap send_v2/recv_v2 for the equivalent blocking all_reduce on the same ring."""
+    import paddle
+
+    count = 0
+    for op in list(program.global_block().ops):
+        if op.name() == "pd_op.send_v2":
+            attrs = op.attrs()
+            paddle.pir.set_insertion_point(op)
+            paddle._C_ops.all_reduce(op.operand_source(0), attrs["ring_id"], 0)
+            op.erase()
+            count += 1
+        elif op.name() == "pd_op.recv_v2":
+            attrs = op.attrs()
+            paddle.pir.set_insertion_point(op)
+            zeros = paddle._C_ops.full(list(attrs["out_shape"]), 0.0, attrs["dtype"],
+                                       paddle.CPUPlace())
+            received = paddle._C_ops.all_reduce(zeros, attrs["ring_id"], 0)
+            op.result(0).replace_all_uses_with(received)
+            op.erase()
+            count += 1
+    return count
+
+
+def sequential_jobs(jobs: list) -> list:
+    """One micro-batch at a time: recv_forward/forward by chunk up, backward/send_backward by chunk
+    down, optimizer last. Job types look like `forward`, `forward1`, `send_backward0`."""
+
+    def key(job):
+        kind = job.type().rstrip("0123456789")
+        chunk = int(job.type()[len(kind):] or 0)
+        if kind == "optimizer":
+            return (1, 0, 0, 0)
+        phase = {"recv_forward": (0, chunk, 0), "forward": (0, chunk, 1),
+                 "backward": (1, -chunk, 0), "send_backward": (1, -chunk, 1)}[kind]
+        return (0, job.micro_batch_id(), *phase)
+
+    return sorted(jobs, key=key)
 
 
 def worker(cfg_name: str) -> None:
@@ -110,6 +155,17 @@ def worker(cfg_name: str) -> None:
             self._executor._set_plan(self._job_plan)
 
     engine_mod.Engine._initialize = initialize
+
+    original_pipeline_pass = engine_mod.pipeline_pass
+
+    def pipeline_pass(mains, startups, strategy):
+        plan = original_pipeline_pass(mains, startups, strategy)
+        programs = {t: plan.ir_program(t) for t in plan.job_types()}
+        for program in programs.values():
+            replace_p2p_with_all_reduce(program)
+        return core.Plan(sequential_jobs(list(plan.job_list())), programs)
+
+    engine_mod.pipeline_pass = pipeline_pass
     paddle.base.set_flags({"FLAGS_enable_pir_api": 1})
 
     model, meshes = capture.build_model(cfg, distributed=True)

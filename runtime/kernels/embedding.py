@@ -80,7 +80,7 @@ def embedding_grad(xp: Any, inputs: list, attrs: dict) -> list:
                                 include_initial=True)
     vocabulary = xp.arange(vocab, dtype=xp.int64, device=array_device(ids))
     first = xp.searchsorted(sorted_ids, vocabulary, side="left")
-    past = xp.searchsorted(sorted_ids, vocabulary, side="right")
+    past = xp.searchsorted(sorted_ids, vocabulary, side="left")
     grad = xp.take(running, past, axis=0) - xp.take(running, first, axis=0)
 
     padding_idx = attrs.get("padding_idx", _NO_PADDING)

@@ -7,9 +7,11 @@ Mixed precision (``multi_precision=true`` with a ``master_param`` operand): the 
 float32 master weights and the parameter is their cast back to its own dtype, as in Paddle.
 
 Sources: ``paddle/phi/ops/yaml/ops.yaml`` (sgd_, adam_, adamw_, momentum_). ``adam_``/``adamw_``
-operands follow Paddle 3.3.1's ``pd_op.h``, which adds ``moment2_max`` (operand 5) / ``moment2_max_out`` (result 3) and
-the ``amsgrad`` attribute to the older yaml signature; ``beta1``, ``beta2`` and ``epsilon`` are
-operands in PIR (``pd_op.full`` results) and attributes in older programs, both accepted.
+operands follow Paddle 3.3.1's ``pd_op.h``, which adds ``moment2_max`` (operand 5) /
+``moment2_max_out`` (result 3) and the ``amsgrad`` attribute to the older yaml signature;
+``beta1``, ``beta2`` and ``epsilon`` are operands in PIR (``pd_op.full`` results) and attributes in
+older programs, both accepted. Where Paddle's CPU and GPU kernels disagree (``lr_ratio``,
+``rescale_grad``), the kernels follow the CPU kernel, which produced the reference corpus.
 """
 
 from __future__ import annotations

@@ -229,7 +229,8 @@ def slice_(xp: Any, inputs: list, attrs: dict) -> list:
     decrease = [normalize_axis(a, x.ndim, "pd_op.slice") for a in int_values(attrs.get("decrease_axis", []))]
     if decrease:
         if any(int(out.shape[a]) != 1 for a in decrease):
-            raise KernelError("pd_op.slice", f"decrease_axis {decrease} must have length 1, got {tuple(out.shape)}")
+            raise KernelError("pd_op.slice", f"decrease_axis {decrease} must have length 1, "
+                                             f"got {tuple(out.shape)}")
         out = xp.reshape(out, tuple(n for i, n in enumerate(out.shape) if i not in decrease))
     return [out]
 
@@ -272,19 +273,19 @@ def set_value_with_tensor(xp: Any, inputs: list, attrs: dict) -> list:
         KernelError: mismatched lengths of axes/starts/ends/steps.
     """
     x, values = inputs[0], inputs[1]
-    axes = [normalize_axis(a, x.ndim, "pd_op.set_value_with_tensor") for a in int_values(attrs["axes"])]
-    starts = int_values(_operand_or_attr(inputs, 2, attrs, "starts", "pd_op.set_value_with_tensor"))
-    ends = int_values(_operand_or_attr(inputs, 3, attrs, "ends", "pd_op.set_value_with_tensor"))
-    steps = int_values(_operand_or_attr(inputs, 4, attrs, "steps", "pd_op.set_value_with_tensor", [1] * len(axes)))
+    name = "pd_op.set_value_with_tensor"
+    axes = [normalize_axis(a, x.ndim, name) for a in int_values(attrs["axes"])]
+    starts = int_values(_operand_or_attr(inputs, 2, attrs, "starts", name))
+    ends = int_values(_operand_or_attr(inputs, 3, attrs, "ends", name))
+    steps = int_values(_operand_or_attr(inputs, 4, attrs, "steps", name, [1] * len(axes)))
     if not len(axes) == len(starts) == len(ends) == len(steps):
-        raise KernelError("pd_op.set_value_with_tensor",
-                          f"axes {axes}, starts {starts}, ends {ends}, steps {steps} differ in length")
+        raise KernelError(name, f"axes {axes}, starts {starts}, ends {ends}, steps {steps} differ in length")
     index = [slice(None)] * x.ndim
     for axis, start, end, step in zip(axes, starts, ends, steps):
         index[axis] = slice(start, end, step)
     out = xp.asarray(x, copy=True)
     region = tuple(out[tuple(index)].shape)
-    decrease = {normalize_axis(a, x.ndim, "pd_op.set_value_with_tensor") for a in int_values(attrs.get("decrease_axes", []))}
+    decrease = {normalize_axis(a, x.ndim, name) for a in int_values(attrs.get("decrease_axes", []))}
     target = [n for i, n in enumerate(region) if i not in decrease]
     for position in sorted(int_values(attrs.get("none_axes", []))):
         target.insert(position, 1)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-_SERIES_TERMS = 48
+_SERIES_TERMS = 12
 _FRACTION_DEPTH = 60
 _SWITCH = 2.5
 

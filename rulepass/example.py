@@ -1,0 +1,175 @@
+"""An example folder for ``rulepass run`` (layout fixed by the issue "main job"; other tools write
+it too):
+
+- ``forward.pir`` — the forward dist program as Paddle prints it after ``apply_mix2dist_pass``;
+- ``config.toml`` — ``[parallel]`` world_size, pp, vpp, mp, dp, schedule, micro_batches,
+  seg_method; ``[train]`` optimizer, lr (steps optional); ``[check]`` rtol (default 1e-5);
+- ``params.npz`` — initial parameters keyed by ``parameter_name``;
+- ``data.npz`` — one array per ``pd_op.data`` input (not the learning rate), keyed by its ``name``,
+  shaped ``[steps, global batch, ...]``;
+- ``reference.json`` — ``{"losses": [...]}`` of the single-process run; ``params_final.npz`` — its
+  parameters after the last step.
+
+:func:`load_example` reads and checks all of it; every problem is an :class:`ExampleError` with one
+line naming the file and what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import attrs
+import numpy as np
+
+from rulepass.engine.errors import RulepassError
+
+SCHEDULES = ("FThenB", "1F1B", "Eager1F1B", "VPP")
+KNOWN = {
+    "parallel": {"world_size", "pp", "vpp", "mp", "dp", "schedule", "micro_batches",
+                 "seg_method"},
+    "train": {"optimizer", "lr", "steps"},
+    "check": {"rtol"},
+}
+
+
+class ExampleError(RulepassError):
+    """A problem with an example folder: a missing file, a bad config key or value, degrees that
+    do not multiply to the world size."""
+
+    kind = "example error"
+
+
+@attrs.frozen
+class ParallelConfig:
+    """``[parallel]``: degrees of pipeline (pp), virtual pipeline (vpp), tensor (mp) and data (dp)
+    parallelism over ``world_size`` ranks, the schedule and its micro-batch count."""
+
+    world_size: int
+    pp: int = 1
+    vpp: int = 1
+    mp: int = 1
+    dp: int = 1
+    schedule: str = "FThenB"
+    micro_batches: int = 1
+    seg_method: str = ""
+
+
+@attrs.frozen
+class Example:
+    """A loaded example: its folder, config, forward program text and arrays."""
+
+    path: Path
+    parallel: ParallelConfig
+    optimizer: str
+    lr: float
+    steps: int
+    rtol: float
+    forward_text: str
+    params: dict
+    data: dict
+    reference_losses: list
+    final_params: dict
+
+
+def _read_npz(path: Path) -> dict:
+    try:
+        with np.load(path) as f:
+            return {k: f[k] for k in f.files}
+    except FileNotFoundError:
+        raise ExampleError(f"{path}: missing (the example needs it)") from None
+    except (ValueError, OSError) as e:
+        raise ExampleError(f"{path}: not a readable .npz file ({e})") from None
+
+
+def _int(section: dict, key: str, file: Path, default=None, minimum: int = 1) -> int:
+    value = section.get(key, default)
+    if value is None:
+        raise ExampleError(f"{file}: [parallel] {key} is missing")
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ExampleError(f"{file}: [parallel] {key} must be an integer >= {minimum}, "
+                           f"got {value!r}")
+    return value
+
+
+def parse_config(text: str, file: Path) -> tuple[ParallelConfig, dict, dict]:
+    """The ``[parallel]`` config and the raw ``[train]`` and ``[check]`` tables, checked."""
+    try:
+        config = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ExampleError(f"{file}: not valid TOML ({e})") from None
+    for section, table in config.items():
+        if section not in KNOWN:
+            raise ExampleError(f"{file}: unknown section [{section}] (sections: "
+                               + ", ".join(f"[{s}]" for s in KNOWN) + ")")
+        if not isinstance(table, dict):
+            raise ExampleError(f"{file}: {section} must be a table [{section}]")
+        for key in table:
+            if key not in KNOWN[section]:
+                raise ExampleError(f"{file}: unknown key {key!r} in [{section}] (keys: "
+                                   + ", ".join(sorted(KNOWN[section])) + ")")
+    par = config.get("parallel")
+    if par is None:
+        raise ExampleError(f"{file}: the [parallel] section is missing")
+    schedule = par.get("schedule", "FThenB")
+    if schedule not in SCHEDULES:
+        raise ExampleError(f"{file}: [parallel] schedule {schedule!r} is not one of "
+                           + ", ".join(SCHEDULES))
+    pc = ParallelConfig(
+        world_size=_int(par, "world_size", file),
+        pp=_int(par, "pp", file, 1), vpp=_int(par, "vpp", file, 1), mp=_int(par, "mp", file, 1),
+        dp=_int(par, "dp", file, 1), schedule=schedule,
+        micro_batches=_int(par, "micro_batches", file, 1),
+        seg_method=str(par.get("seg_method", "")),
+    )
+    if pc.pp * pc.mp * pc.dp != pc.world_size:
+        raise ExampleError(f"{file}: pp × mp × dp = {pc.pp} × {pc.mp} × {pc.dp} = "
+                           f"{pc.pp * pc.mp * pc.dp}, but world_size is {pc.world_size}")
+    if pc.vpp > 1 and (pc.pp < 2 or not pc.seg_method):
+        raise ExampleError(f"{file}: vpp = {pc.vpp} needs pp >= 2 and a seg_method")
+    return pc, config.get("train", {}), config.get("check", {})
+
+
+def load_example(path) -> Example:
+    """Read and check the example folder ``path``; :class:`ExampleError` on any problem."""
+    root = Path(path)
+    if not root.is_dir():
+        raise ExampleError(f"{root}: no such example folder")
+    config_file = root / "config.toml"
+    try:
+        pc, train, check = parse_config(config_file.read_text(), config_file)
+    except FileNotFoundError:
+        raise ExampleError(f"{config_file}: missing (the example needs it)") from None
+    optimizer = train.get("optimizer", "sgd")
+    if optimizer not in ("sgd", "adamw"):
+        raise ExampleError(f"{config_file}: [train] optimizer {optimizer!r} is not sgd or adamw")
+    lr = train.get("lr")
+    if not isinstance(lr, (int, float)) or isinstance(lr, bool) or lr <= 0:
+        raise ExampleError(f"{config_file}: [train] lr must be a positive number, got {lr!r}")
+    rtol = check.get("rtol", 1e-5)
+    if not isinstance(rtol, (int, float)) or rtol <= 0:
+        raise ExampleError(f"{config_file}: [check] rtol must be a positive number")
+    forward_file = root / "forward.pir"
+    try:
+        forward_text = forward_file.read_text()
+    except FileNotFoundError:
+        raise ExampleError(f"{forward_file}: missing (the example needs it)") from None
+    reference_file = root / "reference.json"
+    try:
+        reference = json.loads(reference_file.read_text())
+        losses = [float(x) for x in reference["losses"]]
+    except FileNotFoundError:
+        raise ExampleError(f"{reference_file}: missing (the example needs it)") from None
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+        raise ExampleError(f"{reference_file}: expected {{\"losses\": [numbers]}}") from None
+    data = _read_npz(root / "data.npz")
+    steps_available = min((v.shape[0] for v in data.values()), default=0)
+    steps = int(train.get("steps", len(losses)))
+    steps = min(steps, len(losses), steps_available)
+    if steps < 1:
+        raise ExampleError(f"{root}: no step to run (data.npz has {steps_available}, "
+                           f"reference.json {len(losses)})")
+    return Example(root, pc, optimizer, float(lr), steps, float(rtol), forward_text,
+                   _read_npz(root / "params.npz"), data, losses,
+                   _read_npz(root / "params_final.npz"))
