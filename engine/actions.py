@@ -49,16 +49,24 @@ def as_type(value, span):
 
 @attrs.define
 class Outcome:
-    """What an application did: `changed`, the ops `touched` (alive or not) and `created`."""
+    """What an application did: `changed`; the ops `touched` (to revisit: changed ones and the
+    neighbours of erased ones); the ops `reindex`ed (created, erased, attributes changed); the
+    ops `created`."""
 
     changed: bool = False
     touched: dict = attrs.field(factory=dict)
+    reindex: dict = attrs.field(factory=dict)
     created: list = attrs.field(factory=list)
 
     def touch(self, op) -> None:
         """Remember `op` as touched."""
         if op is not None:
             self.touched[op] = None
+
+    def modified(self, op) -> None:
+        """Remember `op` as touched and changed (its index entries may be stale)."""
+        self.touched[op] = None
+        self.reindex[op] = None
 
 
 class Rewriter:
@@ -137,10 +145,20 @@ class Rewriter:
             else:
                 block.insert_before(block.first, op)
         else:
-            anchor.block.insert_before(anchor, op)
+            if anchor.block is None:
+                raise EvalError("create new ops before erasing the op they go in front of "
+                                f"({anchor.name})", action.span)
+            # Before the latest matched op, unless an operand is defined there or later (a
+            # result of that op, or of an op created after it): then right after that definer.
+            late = [v.owner for v in operands if v is not None and v.owner is not None
+                    and v.owner.block is anchor.block and not v.owner.is_before(anchor)]
+            if late:
+                anchor.block.insert_after(max(late, key=Operation.position_key), op)
+            else:
+                anchor.block.insert_before(anchor, op)
         self.outcome.changed = True
         self.outcome.created.append(op)
-        self.outcome.touch(op)
+        self.outcome.modified(op)
         if action.binding is not None:
             env[action.binding] = op
 
@@ -151,10 +169,14 @@ class Rewriter:
         for old, new in pairs:
             if old is new:
                 continue
+            # The op defining the replacement keeps reading the old value: `n = reshard(v)`
+            # then `replace v with n` redirects v's other readers to n (a value cannot be its
+            # own operand).
             for use in old.uses:
-                self.outcome.touch(use.op)
-                self.outcome.changed = True
-            old.replace_all_uses_with(new)
+                if use.op is not new.owner or new.owner is None:
+                    use.op.set_operand(use.index, new)
+                    self.outcome.touch(use.op)
+                    self.outcome.changed = True
 
     def replacement_pairs(self, target, replacement, span) -> list:
         """(old value, new value) pairs for `replace target with replacement`."""
@@ -200,7 +222,7 @@ class Rewriter:
                     self.outcome.touch(value.owner)
             self.outcome.touch(op.prev_op)
             self.outcome.touch(op.next_op)
-            self.outcome.touch(op)
+            self.outcome.modified(op)
             op.erase()
             self.outcome.changed = True
 
@@ -218,7 +240,7 @@ class Rewriter:
         if old is missing or old != value or type(old) is not type(value):
             op.set_attr(key, value)
             self.outcome.changed = True
-            self.outcome.touch(op)
+            self.outcome.modified(op)
 
     def set_dist(self, op: Operation, names: tuple, value, span) -> None:
         """`set o.dist = d`, `set o.dist.chunk_id = k`, `set o.dist.mesh = m`."""
@@ -256,6 +278,7 @@ class Rewriter:
         elif names[0] in op.attributes:
             op.unset_attr(names[0])
             self.outcome.changed = True
+            self.outcome.modified(op)
         self.outcome.touch(op)
 
     def target_op(self, path: A.FieldPath, env: dict) -> Operation:
@@ -271,7 +294,14 @@ class Rewriter:
             raise EvalError(f"retype takes a value, got {describe(value)}", action.span)
         new = as_type(self.eval(action.type, env), action.type.span)
         if value.type != new:
-            value.set_type(new)
+            if value.owner is None:
+                # Value.set_type journals only op results; a kwarg or block argument is undone
+                # here so a failing pass still leaves the program exactly as it was.
+                old = value.type
+                value.type = new
+                self.ctx.program._record(lambda: setattr(value, "type", old))
+            else:
+                value.set_type(new)
             self.outcome.changed = True
             self.outcome.touch(value.owner)
             for user in value.users():

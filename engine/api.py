@@ -11,6 +11,7 @@ leaves the program exactly as it was.
 
 from __future__ import annotations
 
+import importlib
 import importlib.resources
 from pathlib import Path
 
@@ -33,6 +34,17 @@ class RunResult:
     program: Program
     trace: tuple
     stats: PassStats
+
+
+#: Modules registering the Python functions the installed rules call (`rw_functions.function`);
+#: imported before any rule file is loaded, since unknown functions are load-time errors.
+FUNCTION_MODULES = ("rulepass.engine.functions_paddle", "rulepass.engine.functions_dist")
+
+
+def import_function_modules() -> None:
+    """Import the modules of `FUNCTION_MODULES` (once; Python caches imports)."""
+    for name in FUNCTION_MODULES:
+        importlib.import_module(name)
 
 
 def installed_rules() -> Path:
@@ -201,6 +213,7 @@ class RuleSet:
 def load_rules(paths, installed: bool = False) -> RuleSet:
     """Load and check rule files (files or folders of `.rw` files; `include`s followed), plus
     the installed `rules/` when `installed`. Raises RuleSyntaxError or RuleCompileError."""
+    import_function_modules()
     paths = [Path(p) for p in paths]
     if installed:
         paths.insert(0, installed_rules())
@@ -215,6 +228,7 @@ def load_rules_text(text: str, filename: str = "<rules>") -> RuleSet:
     folder."""
     from .rw_parse import parse_rules
 
+    import_function_modules()
     sources = Sources()
     sources.add(filename, text)
     module = parse_rules(text, filename)

@@ -16,13 +16,15 @@ The guarantees of the rule language (spec "Semantics the engine guarantees") liv
 from __future__ import annotations
 
 import collections
+import gc
 import hashlib
 
 from .actions import Rewriter
 from .errors import RewriteError
 from .exprs import Context, EvalError
 from .ir import Operation, Program, Value
-from .match import Match, ProgramIndex, RuleMatcher
+from .match import Match, RuleMatcher
+from .rw_index import ProgramIndex
 from .printer import print_op, print_program
 from .rw_check import children
 from .rw_compile import CompiledPass
@@ -196,11 +198,11 @@ class Driver:
             key=Operation.position_key)
         self.trace.append(Application(self.cpass.name, rule.name, rule.file, rule.line,
                                       before, self.positions(after_ops)))
+        for op in outcome.reindex:
+            self.index.refresh(op, alive(op, self.program))
         revisit: dict = {}
         for op in outcome.touched:
-            is_alive = alive(op, self.program)
-            self.index.refresh(op, is_alive)
-            if not is_alive:
+            if not alive(op, self.program):
                 continue
             revisit[op] = None
             for value in op.operands:
@@ -263,7 +265,15 @@ def run_pass(program: Program, cpass: CompiledPass, params: dict,
     """Run one pass on `program` in place, inside a transaction (on error the program is
     restored exactly and the error re-raised). Returns the driver, holding `trace` and `stats`.
     `params` must already be checked and complete (see `api.resolve_params`)."""
-    with program.transaction():
-        driver = Driver(program, cpass, params, trace_positions)
-        driver.run()
+    # The undo journal holds a closure per change; the cyclic garbage collector would walk that
+    # growing heap again and again (quadratic on long passes), and nothing here needs it.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        with program.transaction():
+            driver = Driver(program, cpass, params, trace_positions)
+            driver.run()
+    finally:
+        if collecting:
+            gc.enable()
     return driver

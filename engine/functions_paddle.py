@@ -200,11 +200,23 @@ def vpp_layout(program: Program, pp_degree: int, vpp_degree: int, seg_method: st
     if not seg_indices:
         raise VppLayoutError(f"no op's struct_name matches seg_method {seg_method!r}: no layers "
                              "to deal to virtual chunks")
+    # Ops strictly inside a dtensor_to_local .. dtensor_from_local region keep the mesh they were
+    # written with (only their chunk_id attribute is set), so a program this pass has already
+    # laid out may hold stale meshes there: they are not asked for the layer's mesh or stage.
+    inner: set[int] = set()
+    opened = None
+    for i, op in enumerate(ops):
+        if op.name == "dist_op.dtensor_to_local":
+            opened = i
+        elif op.name == "dist_op.dtensor_from_local":
+            inner.update(range(opened + 1, i) if opened is not None else ())
+            opened = None
+
     layers: list[str] = []
     layer_mesh: dict[str, ProcessMesh] = {}
     for i in range(seg_indices[0], seg_indices[-1] + 1):
         op = ops[i]
-        if op.dist_attr is None:
+        if op.dist_attr is None or i in inner:
             continue
         name = names[i]
         if name:
@@ -224,7 +236,7 @@ def vpp_layout(program: Program, pp_degree: int, vpp_degree: int, seg_method: st
     # Stage order: the layer ops' stages must never decrease for meshes to be rewritten.
     reorder, last = True, -1
     for i, op in enumerate(ops):
-        if names[i] and op.dist_attr is not None:
+        if names[i] and op.dist_attr is not None and i not in inner:
             stage = stage_of_mesh(op.dist_attr.mesh, pp_degree, world)
             if stage is None:
                 continue
@@ -241,7 +253,7 @@ def vpp_layout(program: Program, pp_degree: int, vpp_degree: int, seg_method: st
         if len(starts) == len(layers):
             break
         name = names[i]
-        if op.dist_attr is not None and name != last_name:
+        if op.dist_attr is not None and name != last_name and i not in inner:
             stage = stage_of_mesh(op.dist_attr.mesh, pp_degree, world)
             if stage is not None:
                 layer_stages.append(stage)
@@ -363,38 +375,40 @@ def reshard_dist(program: Program, source, target) -> OperationDistAttr:
 
 
 # ---- the layout, as rule functions ---------------------------------------------------------
+#
+# The layout must be computed on the program as the pass finds it, yet the rules also ask about
+# reshards they have just made (which the layout does not cover). A non-live rule function refuses
+# ops made during the pass, so these are live: `vpp_start`, called by the pass's first rule at the
+# first op of the top block (a sweep visits it first, before anything is rewritten), computes the
+# layout and keeps it with the program; the others read it, and an op it does not cover (one made
+# during the pass) has no placement.
 
-_LAYOUTS: "weakref.WeakKeyDictionary[Program, dict]" = weakref.WeakKeyDictionary()
+_LAYOUTS: "weakref.WeakKeyDictionary[Program, tuple]" = weakref.WeakKeyDictionary()
 
 
-def _layout_for(program: Program, pp: int, vpp: int, seg: str) -> VppLayout | None:
-    cache = _LAYOUTS.setdefault(program, {})
-    key = (pp, vpp, seg)
-    if key not in cache:
-        cache[key] = vpp_layout(program, pp, vpp, seg)
-    return cache[key]
-
-
-@function("vpp_error")
-def vpp_error(program: Program, pp: int, vpp: int, seg: str) -> str:
-    """Rule function `vpp_error(pp, vpp, seg_method)`: "" when the VPP layout of the program can
-    be computed, else the reason (:class:`VppLayoutError`'s message)."""
-    try:
-        _layout_for(program, pp, vpp, seg)
-    except VppLayoutError as error:
-        return str(error)
-    return ""
+@function("vpp_start", live=True)
+def vpp_start(program: Program, op: Operation, pp: int, vpp: int, seg: str) -> str:
+    """Rule function `vpp_start(op, pp, vpp, seg_method)`: at the top block's first op, compute the
+    VPP layout of the program as it is now and keep it for the other `vpp_*` functions; returns ""
+    when the layout can be computed, else the reason (:class:`VppLayoutError`'s message). At any
+    other op it returns the kept answer without recomputing."""
+    if op.block is program.block and op.prev_op is None:
+        try:
+            _LAYOUTS[program] = ((pp, vpp, seg), vpp_layout(program, pp, vpp, seg), "")
+        except VppLayoutError as error:
+            _LAYOUTS[program] = ((pp, vpp, seg), None, str(error))
+    kept = _LAYOUTS.get(program)
+    return kept[2] if kept is not None and kept[0] == (pp, vpp, seg) else ""
 
 
 def _placement(program, op, pp, vpp, seg) -> OpPlacement | None:
-    try:
-        layout = _layout_for(program, pp, vpp, seg)
-    except VppLayoutError:
+    kept = _LAYOUTS.get(program)
+    if kept is None or kept[0] != (pp, vpp, seg) or kept[1] is None:
         return None
-    return layout.placement(op) if layout is not None else None
+    return kept[1].placement(op)
 
 
-@function("vpp_chunk")
+@function("vpp_chunk", live=True)
 def vpp_chunk(program: Program, op: Operation, pp: int, vpp: int, seg: str):
     """Rule function `vpp_chunk(op, pp, vpp, seg_method)`: the virtual chunk the layout gives `op`,
     absent (None) when the layout does not cover it."""
@@ -402,7 +416,7 @@ def vpp_chunk(program: Program, op: Operation, pp: int, vpp: int, seg: str):
     return place.chunk if place is not None else None
 
 
-@function("vpp_mesh")
+@function("vpp_mesh", live=True)
 def vpp_mesh(program: Program, op: Operation, pp: int, vpp: int, seg: str):
     """Rule function `vpp_mesh(op, pp, vpp, seg_method)`: the process mesh of the stage the layout
     puts `op` on, absent when the layout does not cover it."""
@@ -410,7 +424,7 @@ def vpp_mesh(program: Program, op: Operation, pp: int, vpp: int, seg: str):
     return place.mesh if place is not None else None
 
 
-@function("vpp_moves")
+@function("vpp_moves", live=True)
 def vpp_moves(program: Program, op: Operation, pp: int, vpp: int, seg: str) -> bool:
     """Rule function `vpp_moves(op, pp, vpp, seg_method)`: whether `op`'s mesh is rewritten to its
     stage mesh (a layer op, and the layers' stages never decrease)."""
@@ -418,9 +432,57 @@ def vpp_moves(program: Program, op: Operation, pp: int, vpp: int, seg: str) -> b
     return place is not None and place.moves
 
 
-@function("vpp_kind")
+@function("vpp_kind", live=True)
 def vpp_kind(program: Program, op: Operation, pp: int, vpp: int, seg: str) -> str:
     """Rule function `vpp_kind(op, pp, vpp, seg_method)`: "op", "reshard", "to_local", "local",
     "from_local", or "" when the layout does not cover `op` (see :class:`OpPlacement`)."""
     place = _placement(program, op, pp, vpp, seg)
     return place.kind if place is not None else ""
+
+
+@function("wanted_type", live=True)
+def wanted_type(program: Program, op: Operation, index: int):
+    """Rule function `wanted_type(op, i)`: the dist type operand `i` of `op` must have for the op's
+    dist attribute (the value's shape and dtype, the attribute's entry), or "" when the entry is
+    null or a vector, or the value is not a dist tensor. Source: Paddle
+    ``pir_pass.apply_partition_pass`` (``reshard_single_value``)."""
+    value = op.operand(index)
+    d = op.dist_attr
+    if value is None or d is None or index >= len(d.operands):
+        return ""
+    entry = d.operands[index]
+    if not isinstance(entry, TensorDistAttr) or entry.mesh is None:
+        return ""
+    if not isinstance(value.type, DistTensorType):
+        return ""
+    return attrs.evolve(value.type, dist=entry)
+
+
+@function("next_chunk", live=True)
+def next_chunk(program: Program, op: Operation) -> int:
+    """Rule function `next_chunk(op)`: the dist-attribute chunk_id of the first op after `op` in
+    its block that has one set (not -1), or -1. An unbounded look-ahead, which Paddle's
+    ``pass_utils.infer_chunk_id`` lacks (it looks two ops ahead, so a ``recv_v2`` followed by a
+    ``full`` and a ``builtin.combine`` before the first op with a chunk gets none); see
+    docs/deviations.md."""
+    nxt = op.next_op
+    while nxt is not None:
+        d = nxt.dist_attr
+        if d is not None and d.chunk_id != -1:
+            return d.chunk_id
+        nxt = nxt.next_op
+    return -1
+
+
+@function("dist_program")
+def dist_program(program: Program) -> bool:
+    """Rule function `dist_program()`: whether the program, as the pass found it, has an op with a
+    dist attribute or a value of dist type. dist_to_dense rewrites chunk ids of ops without a dist
+    attribute only then, so a dense program passes through unchanged (the C++ pass would reset
+    every chunk_id to -1 on a second run)."""
+    from .types import is_dist
+
+    for op in program.walk():
+        if op.dist_attr is not None or any(is_dist(r.type) for r in op.results):
+            return True
+    return any(is_dist(v.type) for v in program.kwargs)

@@ -10,86 +10,16 @@ the first constraint that failed.
 
 from __future__ import annotations
 
+from time import perf_counter
+
 import attrs
 
-from .exprs import ABSENT, Context, equal, evaluate, expr_text, normalize, show
+from .errors import RewriteError
+from .exprs import ABSENT, Context, EvalError, equal, evaluate, expr_text, show
 from .ir import Operation, Value
+from .printer import print_op
 from .rw_compile import CompiledPass, CompiledRule, PatternNode
-
-
-def hashable(value):
-    """An attribute value as a dict key (symbols by text, lists as tuples)."""
-    value = normalize(value)
-    try:
-        hash(value)
-    except TypeError:
-        return ("repr", repr(value))
-    return value
-
-
-class ProgramIndex:
-    """Ops by name, and by (attribute key, value) for the keys rules join on. Kept current by
-    `refresh` after each rewrite; lists come back in program order."""
-
-    def __init__(self, program, join_keys):
-        self.program = program
-        self.join_keys = tuple(sorted(join_keys))
-        self.buckets: dict[tuple, dict] = {}
-        self.filed: dict[Operation, list] = {}
-        for op in program.walk():
-            self.add(op)
-
-    def keys_of(self, op: Operation) -> list:
-        """The index keys `op` is filed under."""
-        keys = [("name", op.name)]
-        for key in self.join_keys:
-            if key in op.attributes:
-                keys.append(("attr", key, hashable(op.attributes[key])))
-        return keys
-
-    def add(self, op: Operation) -> None:
-        """File `op` (and, for an op with regions, the ops nested in it)."""
-        for inner in op.walk():
-            if inner in self.filed:
-                continue
-            keys = self.keys_of(inner)
-            self.filed[inner] = keys
-            for key in keys:
-                self.buckets.setdefault(key, {})[inner] = None
-
-    def remove(self, op: Operation) -> None:
-        """Unfile `op` (not its nested ops)."""
-        for key in self.filed.pop(op, ()):
-            bucket = self.buckets.get(key)
-            if bucket is not None:
-                bucket.pop(op, None)
-
-    def refresh(self, op: Operation, alive: bool) -> None:
-        """Re-file `op` after a change, or drop it (and its nested ops) when erased."""
-        if alive:
-            self.remove(op)
-            self.add(op)
-        else:
-            for inner in op.walk():
-                self.remove(inner)
-
-    def lookup(self, key: tuple) -> list[Operation]:
-        """The ops under `key`, in program order."""
-        bucket = self.buckets.get(key)
-        if not bucket:
-            return []
-        return sorted(bucket, key=Operation.position_key)
-
-    def named(self, names) -> list[Operation]:
-        """Ops with one of `names` (every op when `names` is None), in program order."""
-        if names is None:
-            return list(self.program.walk())
-        found = {}
-        for name in names:
-            bucket = self.buckets.get(("name", name))
-            if bucket:
-                found.update(bucket)
-        return sorted(found, key=Operation.position_key)
+from .rw_index import ProgramIndex, hashable
 
 
 @attrs.frozen
@@ -276,10 +206,11 @@ class RuleMatcher:
         return tuple(checks)
 
     # ---- matching -----------------------------------------------------------------------------
-    def fail(self, depth: int, message: str) -> None:
-        """Record why a candidate failed (explain mode only); the deepest failure wins."""
+    def fail(self, depth: int, message) -> None:
+        """Record why a candidate failed (explain mode only); the deepest failure wins.
+        `message` is a function giving the text, so matching pays nothing for messages."""
         if self.explaining is not None:
-            self.explaining.append((depth, message))
+            self.explaining.append((depth, message()))
 
     def attempt(self, rule: CompiledRule, root: int | None, item) -> Match | None:
         """The first match of `rule` with root node `root` bound to `item` (an op, or a value for
@@ -304,7 +235,7 @@ class RuleMatcher:
         for term in plan.checks[step]:
             if not evaluate(term, env, self.ctx):
                 if self.explaining is not None:
-                    self.fail(step + 1, f"where `{expr_text(term)}` is false"
+                    self.fail(step + 1, lambda: f"where `{expr_text(term)}` is false"
                               + self.bindings_text(term, env))
                 return False
         return True
@@ -326,7 +257,8 @@ class RuleMatcher:
         step = plan.steps[k]
         if step[0] == "node":
             node = rule.nodes[step[1]]
-            expanded = (self.bind(rule, node, op, env, k) for op in self.candidates(rule, node, env))
+            expanded = (self.bind(rule, node, op, env, k)
+                        for op in self.candidates(rule, node, env))
         elif step[0] == "region":
             expanded = self.region(rule, env, k)
         else:
@@ -358,16 +290,16 @@ class RuleMatcher:
 
     def bind(self, rule: CompiledRule, node: PatternNode, op, env: dict, depth: int):
         """`env` extended with `node` bound to `op`, or None when `op` does not fit."""
-        where = f"pattern `{pattern_text(node)}`"
+        where = _Where(node)
         if not isinstance(op, Operation):
-            self.fail(depth, f"{where} needs an op")
+            self.fail(depth, lambda: f"{where} needs an op")
             return None
         if node.names is not None and op.name not in node.names:
-            self.fail(depth, f"{where}: the op is {op.name}")
+            self.fail(depth, lambda: f"{where}: the op is {op.name}")
             return None
         for other in rule.nodes:
             if env.get(other.var) is op:
-                self.fail(depth, f"{where}: {op.name} is already matched by `{other.var}`")
+                self.fail(depth, lambda: f"{where}: {op.name} is already matched by `{other.var}`")
                 return None
         new = dict(env)
         new[node.var] = op
@@ -376,18 +308,18 @@ class RuleMatcher:
             value = op.attributes.get(attr.key)
             kind = type(attr.value).__name__
             if not present:
-                self.fail(depth, f"{where}: {op.name} has no attribute {attr.key!r}")
+                self.fail(depth, lambda: f"{where}: {op.name} has no attribute {attr.key!r}")
                 return None
             if kind == "AttrEqual":
                 wanted = evaluate(attr.value.value, new, self.ctx)
                 if not equal(value, wanted):
-                    self.fail(depth, f"{where}: attribute {attr.key} is {show(value)}, "
+                    self.fail(depth, lambda: f"{where}: attribute {attr.key} is {show(value)}, "
                               f"not {show(wanted)}")
                     return None
             elif kind == "AttrBind":
                 name = attr.value.name
                 if name in new and not equal(new[name], value):
-                    self.fail(depth, f"{where}: attribute {attr.key} is {show(value)}, but "
+                    self.fail(depth, lambda: f"{where}: attribute {attr.key} is {show(value)}, but "
                               f"{name} = {show(new[name])}")
                     return None
                 new[name] = value
@@ -396,7 +328,7 @@ class RuleMatcher:
             count = op.num_operands
             fixed = len(specs) - (1 if node.rest is not None else 0)
             if count < fixed or (node.rest is None and count != fixed):
-                self.fail(depth, f"{where}: {op.name} has {count} operands, the pattern "
+                self.fail(depth, lambda: f"{where}: {op.name} has {count} operands, the pattern "
                           f"{'at least ' if node.rest is not None else ''}{fixed}")
                 return None
             for position, spec in enumerate(specs):
@@ -405,18 +337,18 @@ class RuleMatcher:
                 value = operand_at(op, node, position)
                 if spec.kind == "value":
                     if value is None:
-                        self.fail(depth, f"{where}: operand {position} is a null value")
+                        self.fail(depth, lambda: f"{where}: operand {position} is a null value")
                         return None
                     bound = new.get(spec.name)
                     if bound is None:
                         new[spec.name] = value
                     elif bound is not value:
-                        self.fail(depth, f"{where}: operand {position} is not the value "
+                        self.fail(depth, lambda: f"{where}: operand {position} is not the value "
                                   f"`{spec.name}` bound earlier")
                         return None
                 elif isinstance(new.get(spec.name), Operation):
                     if not linked(value, new[spec.name], spec):
-                        self.fail(depth, f"{where}: operand {position} does not come from "
+                        self.fail(depth, lambda: f"{where}: operand {position} does not come from "
                                   f"`{spec.name}`")
                         return None
         for parent, position in self.backrefs[id(rule)].get(node.index, ()):
@@ -425,8 +357,8 @@ class RuleMatcher:
             if isinstance(parent_op, Operation):
                 value = operand_at(parent_op, parent_node, position)
                 if not linked(value, op, parent_node.operands[position]):
-                    self.fail(depth, f"{where}: {op.name} does not produce operand {position} "
-                              f"of `{parent_node.var}`")
+                    self.fail(depth, lambda: f"{where}: {op.name} does not produce operand "
+                              f"{position} of `{parent_node.var}`")
                     return None
         return new
 
@@ -448,7 +380,7 @@ class RuleMatcher:
                 return
             body.append(current)
             current = current.next_op
-        self.fail(depth, f"no op after {start.name} matches `{pattern_text(end)}`")
+        self.fail(depth, lambda: f"no op after {start.name} matches `{pattern_text(end)}`")
 
     def inside(self, rule: CompiledRule, env: dict, depth: int):
         """`inside t .. f`: the region around the first matched op; every matched op within it."""
@@ -476,13 +408,13 @@ class RuleMatcher:
         finally:
             self.explaining = saved
         if opener is None or closer is None:
-            self.fail(depth, f"{first.name} is not inside a `{pattern_text(start)}` .. "
+            self.fail(depth, lambda: f"{first.name} is not inside a `{pattern_text(start)}` .. "
                       f"`{pattern_text(end)}` region")
             return
         t, f = closer[start.var], closer[end.var]
         for op in matched:
             if op.block is not t.block or not (t.is_before(op) and op.is_before(f)):
-                self.fail(depth, f"{op.name} is not in the same region as {first.name}")
+                self.fail(depth, lambda: f"{op.name} is not in the same region as {first.name}")
                 return
         yield closer
 
@@ -499,12 +431,23 @@ class RuleMatcher:
             if rule is not last:
                 record.tried += 1
                 last = rule
-            with record.timer():
+            start = perf_counter()
+            try:
                 found = self.attempt(rule, root, item)
+            except EvalError as error:
+                raise self.eval_error(rule, error, item) from None
+            record.seconds += perf_counter() - start
             if found is not None:
                 record.matched += 1
                 return found
         return None
+
+    def eval_error(self, rule: CompiledRule, error: EvalError, item) -> RewriteError:
+        """A `where` that could not be evaluated, as a RewriteError naming the rule."""
+        span = error.span or rule.decl.span
+        shown = print_op(item) if isinstance(item, Operation) else "a value"
+        return RewriteError(error.message, span.file, span.line, span.col, None,
+                            "  at op: " + shown, rule=rule.name, pass_name=rule.pass_name)
 
     def explain(self, rule: CompiledRule, item) -> str:
         """Why `rule` does or does not match at `item`: the first failed constraint of the
@@ -535,6 +478,18 @@ class RuleMatcher:
         depth = max(d for d, _ in failures) if failures else 0
         reason = next((m for d, m in failures if d == depth), "no candidate ops")
         return f"rule {rule.name} does not match: {reason}"
+
+
+class _Where:
+    """`pattern `...`` for messages, formatted only when a message is (explain mode)."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: PatternNode):
+        self.node = node
+
+    def __str__(self) -> str:
+        return f"pattern `{pattern_text(self.node)}`"
 
 
 def users_of(values) -> list[Operation]:

@@ -4,7 +4,8 @@
 small lark transformer. It is the reference for what the format is, and the error path: when the
 fast scanner meets a syntax error, :func:`~rulepass.engine.pir_parse.parse_program` re-parses the
 text here so the user gets the grammar's account of what was expected (labelled by lark's
-``match_examples`` from :mod:`.pir_syntax_errors`). About 7× slower than the fast path.
+``match_examples`` from :mod:`.pir_syntax_errors`). About 20× slower than the fast path on
+dist programs (docs/performance.md).
 
 Meaning is checked as the fast scanner checks it, with the same messages: a value used before its
 definition or defined twice, result/operand counts against the types, dims_mappings against mesh and
@@ -328,15 +329,39 @@ class ProgramBuilder(Transformer):
         return program
 
 
-def parse_program_lark(text: str, filename: str | None = None) -> Program:
+def structure_only(lines: list[str], known_good: int) -> str:
+    """The text with the op and kwarg lines among the first ``known_good`` lines emptied (an op
+    line that opens regions becomes a minimal one), so that the grammar checks only their nesting;
+    line numbers are kept."""
+    out = []
+    for n, line in enumerate(lines):
+        stripped = line.strip()
+        if n < known_good and (stripped.startswith("(") or stripped.startswith("%")):
+            out.append('() = "x.y" () {} -> {' if stripped.endswith("{") else "")
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def parse_program_lark(text: str, filename: str | None = None, known_good: int = 0) -> Program:
     """Parse program text with ``grammar/pir.lark`` into a :class:`~rulepass.engine.ir.Program`.
 
     Builds the same IR as :func:`~rulepass.engine.pir_parse.parse_program`. Raises
     :class:`~rulepass.engine.errors.ParseError` with file, line, column, the line and a caret:
     for syntax errors the message names the mistake and what was expected there; for errors of
     meaning it is the fast parser's message.
+
+    ``known_good``: the fast parser read lines 1..``known_good`` without fault. The grammar then
+    first checks the text with those op lines emptied (:func:`structure_only`): a syntax error on
+    line 20,000 is reported in the time the grammar takes to read the nesting and that line, not
+    the 20,000 lines before it (about 1,000 ops/s). Only text the grammar accepts is read whole.
     """
     lines = text.split("\n")
+    if known_good > 0:
+        try:
+            program_parser().parse(structure_only(lines, known_good))
+        except UnexpectedInput as e:
+            raise syntax_error(e, text, filename) from None
     try:
         tree = program_parser().parse(text)
     except UnexpectedInput as e:
@@ -381,6 +406,16 @@ FRIENDLY = {
     "_PLACEMENTS_OPEN": "', placements:['",
     "_TYPED_PREFIX": "a typed prefix like (Int32)",
     "_OP_ID": "[id:N]",
+    "INT_LIST": "a list of integers like [0,1]",
+    "_MESH_SHAPE": "a dist attribute (mesh_shape:[..],...)",
+    "_PROCESS_IDS": "',process_ids:'",
+    "_DIMS_MAPPINGS": "',dims_mappings:'",
+    "PARTIAL": "', partial(m,SUM)'",
+    "PLACEMENT": "a placement like Shard(dim=0)",
+    "_OP_DIST_OPEN": "an op_dist_attr ({mesh:{shape:[..],...})",
+    "OPERAND_KEY": "',operand(i):'",
+    "RESULT_KEY": "',result(i):'",
+    "_CHUNK_KEY": "',chunk_id:'",
 }
 
 
@@ -439,22 +474,24 @@ def syntax_error(e: UnexpectedInput, text: str, filename: str | None) -> ParseEr
 
     lines = text.split("\n")
     parser = program_parser()
-    label = None
+    example_label = None
     if e.state is not None:
         # lark compares whole parser states, stack depth included; an example program is
         # shallower than a real one (no header lines, no enclosing regions), so compare the
         # LALR state only.
         e.state = _TopState(e.state)
-        label = e.match_examples(parser.parse, EXAMPLES, token_type_match_fallback=True,
-                                 use_accepts=True)
+        example_label = e.match_examples(parser.parse, EXAMPLES, token_type_match_fallback=True,
+                                         use_accepts=True)
 
+    # The most specific account first: what the text at the caret is (an unknown type, an
+    # unterminated string), then where the text stops, then the state's labelled examples.
+    label = None
     if isinstance(e, UnexpectedCharacters):
         line_no, col = e.line, e.column
         line = lines[line_no - 1]
         expected = set(e.allowed or ())
         found = _found_at(line, col)
-        # What the lexer saw (an unterminated string, an unknown type) says more than the state.
-        label = describe_characters(expected, line, col, lexer_error=True) or label
+        label = describe_characters(expected, line, col, lexer_error=True)
     else:
         token = e.token if isinstance(e, UnexpectedToken) else None
         expected = set(e.expected or ())
@@ -466,21 +503,27 @@ def syntax_error(e: UnexpectedInput, text: str, filename: str | None) -> ParseEr
             line = lines[line_no - 1]
             col = len(line.rstrip()) + 1
             found = "the end of the text"
-            label = label or "a '}' is missing: the text ends inside a block"
+            if "RBRACE" in expected:
+                label = "a '}' is missing: the text ends inside a block"
+            elif not text.strip():
+                label = "empty program"
+            else:
+                label = "the text ends early"
         elif token.type == "_NL":
             line_no, col = token.line, token.column
             line = lines[line_no - 1]
             found = "end of line"
-            if label is None:
-                label = "the line ends too early"
+            label = "the line ends too early"
         else:
             line_no, col = token.line, token.column
             line = lines[line_no - 1]
             found = repr(str(token)[:24])
+            label = describe_characters(expected, line, col, lexer_error=False)
             if expected <= {"$END", "<END-OF-FILE>", "_NL"}:
                 label = "text after the end of the program (the '}' that closes it is above)"
-            if label is None:
-                label = describe_characters(expected, line, col, lexer_error=False)
+                if token.type == "ELSE":
+                    label = "'} else {' outside an op with regions"
+    label = label or example_label
     if label and "expected" in label:
         message = label
     else:

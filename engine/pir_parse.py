@@ -221,6 +221,7 @@ def _op_dist_attr(sc: _Scan) -> OperationDistAttr:
 
 
 _type_cache: dict[str, object] = {}
+_dist_attr_cache: dict[str, OperationDistAttr] = {}
 
 
 def _shape_and_dtype(sc: _Scan):
@@ -316,7 +317,18 @@ def _attr_value(sc: _Scan):
                 return tuple(items)
             sc.expect(",", "',' or ']'")
     if c == "{":
-        return _op_dist_attr(sc)
+        # Many ops share one op_dist_attr text (every parameter of a mesh, say) while the rest of
+        # their attributes differ: parse it once, and share the object (the printer's cache of
+        # dist attribute texts is keyed by object).
+        end = _matching_brace(s, i)
+        hit = _dist_attr_cache.get(s[i:end]) if end > 0 else None
+        if hit is not None:
+            sc.i = end
+            return hit
+        value = _op_dist_attr(sc)
+        if end > 0 and sc.i == end:
+            _dist_attr_cache[s[i:end]] = value
+        return value
     if s.startswith("true", i) and not _is_word_char(s, i + 4):
         sc.i += 4
         return True
@@ -352,15 +364,53 @@ def _is_word_char(s: str, i: int) -> bool:
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.@]*")
 
 
+# An attribute whose value is flat (a scalar, a string, a place, an array of scalars): most of
+# them. Its value text is parsed once per distinct text (``[false]``, ``0``, ``float32`` repeat on
+# every op) and shared; anything else takes the general path of _attr_value.
+_FLAT_ITEM = re.compile(r'([A-Za-z_][A-Za-z0-9_.@]*):("(?:[^"\\]|\\.)*"|Place\([^()]*\)'
+                        r'|\[[^\[\]{}"()]*\]|[^,{}\[\]"()]+)(?=[,}])')
+_flat_value_cache: dict[str, object] = {}
+_NOT_FLAT = object()
+
+
+def _flat_value(text: str):
+    """The value of a flat attribute text, or ``_NOT_FLAT`` when the general path must read it
+    (it does not parse as a whole: the general path then reports the error)."""
+    if text[0] == '"':
+        body = text[1:-1]
+        return body.replace('\\"', '"').replace("\\\\", "\\") if "\\" in body else body
+    value = _flat_value_cache.get(text, _NOT_FLAT)
+    if value is _NOT_FLAT:
+        sc = _Scan(text)
+        try:
+            value = _attr_value(sc)
+        except _Fail:
+            return _NOT_FLAT
+        if sc.i != len(text):
+            return _NOT_FLAT
+        if len(_flat_value_cache) > 100_000:  # distinct numbers can be many; stay bounded
+            _flat_value_cache.clear()
+        _flat_value_cache[text] = value
+    return value
+
+
 def _attr_dict(sc: _Scan) -> list[tuple[str, object]]:
     sc.expect("{", "'{' opening the attributes")
     items = []
     if sc.eat("}"):
         return items
+    s = sc.s
+    flat = _FLAT_ITEM.match
     while True:
-        key = sc.match(_KEY, "an attribute name")
-        sc.expect(":", "':' after the attribute name")
-        items.append((key, _attr_value(sc)))
+        m = flat(s, sc.i)
+        value = _flat_value(m.group(2)) if m is not None else _NOT_FLAT
+        if value is not _NOT_FLAT:
+            items.append((m.group(1), value))
+            sc.i = m.end()
+        else:
+            key = sc.match(_KEY, "an attribute name")
+            sc.expect(":", "':' after the attribute name")
+            items.append((key, _attr_value(sc)))
         if sc.eat("}"):
             return items
         sc.expect(",", "',' or '}' in the attributes")
@@ -517,8 +567,8 @@ class _ProgramParser:
                 sc.expect(" -> ", "' : (' or ' -> ' after the attributes")
                 operand_types = None
                 if raw.endswith(" {"):
-                    body = raw[sc.i:len(raw) - 2]
-                    result_types = self.type_list(_Scan(body), None) if body else []
+                    body = _Scan(raw[:len(raw) - 2], sc.i)
+                    result_types = self.type_list(body, None) if body.i < len(body.s) else []
                     sc.i = len(raw)
                     opens = True
                 else:
@@ -593,7 +643,11 @@ class _ProgramParser:
             sc.i = stop
             return hit
         inner = _Scan(key)
-        types = _type_list(inner, None)
+        try:
+            types = _type_list(inner, None)
+        except _Fail as f:
+            f.pos += sc.i  # inner positions count from the start of the type list
+            raise
         if inner.i != len(key):
             raise _Fail("malformed type list", sc.i + inner.i)
         sc.i = stop
@@ -601,44 +655,53 @@ class _ProgramParser:
         return types
 
 
+_BRACE_OR_QUOTE = re.compile(r'[{}"]')
+_NESTING = re.compile(r"[<\[(>\])]")
+
+
 def _matching_brace(s: str, i: int) -> int:
     """Offset just past the ``}`` matching the ``{`` at ``i`` (strings skipped), or -1."""
     if i >= len(s) or s[i] != "{":
         return -1
+    # Jump from brace to brace with a regex: a loop over every character is the parser's
+    # slowest part on ~500-character op lines.
     depth = 0
-    n = len(s)
-    while i < n:
-        c = s[i]
+    search = _BRACE_OR_QUOTE.search
+    m = search(s, i)
+    while m is not None:
+        j = m.start()
+        c = s[j]
         if c == "{":
             depth += 1
         elif c == "}":
             depth -= 1
             if depth == 0:
-                return i + 1
-        elif c == '"':
-            m = _STRING.match(s, i)
-            if not m:
+                return j + 1
+        else:
+            string = _STRING.match(s, j)
+            if string is None:
                 return -1
-            i = m.end()
+            m = search(s, string.end())
             continue
-        i += 1
+        m = search(s, j + 1)
     return -1
 
 
 def _type_list_end(s: str, i: int) -> int:
     """Offset of the ``)`` closing an operand type list starting at ``i``."""
     depth = 0
-    n = len(s)
-    while i < n:
-        c = s[i]
-        if c in "<[(":
+    search = _NESTING.search
+    m = search(s, i)
+    while m is not None:
+        j = m.start()
+        if s[j] in "<[(":
             depth += 1
-        elif c in ">])":
-            if depth == 0:
-                return i
+        elif depth == 0:
+            return j
+        else:
             depth -= 1
-        i += 1
-    return n
+        m = search(s, j + 1)
+    return len(s)
 
 
 def parse_program(text: str, filename: str | None = None) -> Program:
@@ -654,11 +717,11 @@ def parse_program(text: str, filename: str | None = None) -> Program:
     """
     try:
         return _ProgramParser(text, filename).parse()
-    except _SyntaxFailure:
-        pass
+    except _SyntaxFailure as failure:
+        known_good = failure.line - 1  # the lines before it parsed
     from .pir_lark import parse_program_lark  # imported late: lark is needed only here
 
-    return parse_program_lark(text, filename)
+    return parse_program_lark(text, filename, known_good=known_good)
 
 
 def parse_type(text: str):

@@ -142,13 +142,15 @@ def describe_characters(expected: set, line: str, col: int, lexer_error: bool) -
     rest = line[col - 1:]
     m = re.match(r"\s*([^\s,()<>\[\]{}]+|\S)", rest)
     word = m.group(1) if m else ""
+    if not word:
+        return None
     if "ELEMENT" in expected:
         return (f"unknown element type {word!r}; expected one of " + ", ".join(ELEMENT_TYPES))
     if "_TENSOR_OPEN" in expected or "NULL_TYPE" in expected:
         return (f"unknown type {word!r}; expected tensor<...>, pd_dist.tensor<...>, vec[...] or "
                 "<<NULL TYPE>>")
     if lexer_error and rest.startswith('"') and ("STRING" in expected or "OP_NAME" in expected):
-        return "unterminated string"
+        return "unterminated string: expected a closing '\"' before the end of the line"
     if "OP_NAME" in expected:
         if rest.startswith('"'):
             word = re.match(r'"[^"\n]*"?', rest).group(0)

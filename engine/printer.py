@@ -8,7 +8,9 @@ Value names are assigned here, in order of definition: results ``%0, %1, ...``; 
 
 from __future__ import annotations
 
-from .attributes import format_value
+import bisect
+
+from .attributes import Place, Symbol, format_float, format_string, format_value
 from .ir import Operation, Program, Value
 from .types import (
     DTYPE_TO_ELEMENT,
@@ -95,11 +97,17 @@ def format_attr_value(key: str, v) -> str:
 
 
 class Namer:
-    """Assigns printed names to values in order of first definition."""
+    """Assigns printed names to values in order of first definition; also holds this print's
+    cache of op dist attribute texts (programs repeat a few of them on thousands of ops)."""
 
     def __init__(self):
         self.names: dict[Value, str] = {}
         self.next_id = 0
+        # Keyed by id(): the objects are alive (held by the ops) while one program prints, and
+        # the parser shares one object among equal types and dist attributes, so this avoids
+        # hashing nested attrs classes, which costs more than looking them up.
+        self.dist_texts: dict[int, str] = {}
+        self.type_texts: dict[int, str] = {}
 
     def define(self, v: Value) -> str:
         if v.kwarg_name is not None:
@@ -121,25 +129,76 @@ class Namer:
             return self.define(v)
 
 
-def format_attributes(op: Operation) -> str:
+def _format_fast(v) -> str:
+    """:func:`format_attr_value` for the common value types, by a type lookup instead of a chain
+    of ``isinstance`` tests (the printer's hot path)."""
+    t = type(v)
+    if t is bool:
+        return "true" if v else "false"
+    if t is int:
+        return str(v)
+    if t is str:
+        return format_string(v)
+    if t is tuple:
+        return "[" + ",".join([_format_fast(x) for x in v]) + "]"
+    if t is float:
+        return format_float(v)
+    if t is Symbol:
+        return v.text
+    if t is Place:
+        return f"Place({v.text})"
+    return format_attr_value("", v)
+
+
+def format_attributes(op: Operation, namer: "Namer | None" = None) -> str:
     """``{a:1,b:"x",op_dist_attr:{...}}`` with keys sorted as Paddle sorts them."""
-    items = dict(op.attributes)
-    if op.dist_attr is not None:
-        items["op_dist_attr"] = op.dist_attr
-    return "{" + ",".join(f"{k}:{format_attr_value(k, items[k])}" for k in sorted(items)) + "}"
+    attributes = op.attributes
+    dist_attr = op.dist_attr
+    if dist_attr is None:
+        return "{" + ",".join([f"{k}:{_format_fast(attributes[k])}"
+                               for k in sorted(attributes)]) + "}"
+    cache = namer.dist_texts if namer is not None else {}
+    dist_text = cache.get(id(dist_attr))
+    if dist_text is None:
+        dist_text = cache[id(dist_attr)] = format_op_dist_attr(dist_attr)
+    keys = sorted(attributes)
+    if "op_dist_attr" not in attributes:
+        bisect.insort(keys, "op_dist_attr")
+    return "{" + ",".join([
+        "op_dist_attr:" + dist_text if k == "op_dist_attr" else f"{k}:{_format_fast(attributes[k])}"
+        for k in keys
+    ]) + "}"
+
+
+def _type_text(t, cache: dict) -> str:
+    text = cache.get(id(t))
+    if text is None:
+        text = cache[id(t)] = format_type(t)
+    return text
 
 
 def format_op_header(op: Operation, namer: Namer) -> str:
     """The op's line without indentation (for ops with regions: up to the opening ``{``)."""
-    operands = ", ".join(namer.name(v) for v in op._operands)
-    results = ", ".join(namer.define(r) for r in op.results)
-    result_types = ", ".join(format_type(r.type) for r in op.results)
-    attrs = format_attributes(op)
+    names = namer.names
+    operand_values = op._operands
+    operand_names = []
+    for v in operand_values:
+        if v is None:
+            operand_names.append("<<NULL VALUE>>")
+        else:
+            name = names.get(v)
+            operand_names.append(name if name is not None else namer.name(v))
+    operands = ", ".join(operand_names)
+    results = ", ".join([namer.define(r) for r in op.results])
+    type_texts = namer.type_texts
+    result_types = ", ".join([_type_text(r.type, type_texts) for r in op.results])
+    attrs = format_attributes(op, namer)
     if op.regions:
         return f'({results}) = "{op.name}" ({operands}) {attrs} -> {result_types} {{'
-    operand_types = ", ".join(
-        format_type(v.type) if v is not None else "<<NULL TYPE>>" for v in op._operands
-    )
+    operand_types = ", ".join([
+        _type_text(v.type, type_texts) if v is not None else "<<NULL TYPE>>"
+        for v in operand_values
+    ])
     return (f'({results}) = "{op.name}" ({operands}) {attrs} : ({operand_types}) -> '
             f"{result_types}")
 

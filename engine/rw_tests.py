@@ -90,3 +90,40 @@ def summary(outcomes: list[TestOutcome]) -> str:
     """`N passed, M failed`."""
     passed = sum(o.passed for o in outcomes)
     return f"{passed} passed, {len(outcomes) - passed} failed"
+
+
+@attrs.frozen
+class CheckReport:
+    """What `rulepass check` reports: lint `warnings`, load `errors` and test `outcomes`."""
+
+    warnings: tuple
+    errors: tuple
+    outcomes: tuple
+
+    @property
+    def failed(self) -> int:
+        """Failed tests plus files that did not load."""
+        return len(self.errors) + sum(not o.passed for o in self.outcomes)
+
+    def lines(self) -> list[str]:
+        """One entry per failure or load error (each may span lines), then `N passed, M
+        failed`."""
+        out = list(self.errors)
+        out.extend(o.line_text() for o in self.outcomes if not o.passed)
+        passed = sum(o.passed for o in self.outcomes)
+        out.append(f"{passed} passed, {self.failed} failed")
+        return out
+
+
+def check(paths) -> CheckReport:
+    """Load the rule files of `paths` together (files or folders), lint them and run every test
+    block. A load error is reported (not raised) and counts as one failure."""
+    from .api import load_rules
+    from .rw_lint import lint
+
+    try:
+        rule_set = load_rules(paths)
+    except RulepassError as error:
+        return CheckReport((), (str(error),), ())
+    warnings = tuple(str(w) for w in lint(rule_set))
+    return CheckReport(warnings, (), tuple(run_tests(rule_set)))

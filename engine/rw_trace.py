@@ -46,14 +46,23 @@ class PassStats:
 
     def __init__(self):
         self.rules: dict[tuple, RuleStats] = {}
+        self.by_rule: dict[int, RuleStats] = {}
+        self._keep: list = []  # the rules whose ids key `by_rule`, kept alive
 
     def rule(self, rule) -> RuleStats:
         """The record of a compiled rule (created on first use)."""
+        record = self.by_rule.get(id(rule))
+        if record is not None:
+            return record
         key = (rule.pass_name, rule.name)
         record = self.rules.get(key)
-        if record is None:
-            record = RuleStats(f"{rule.pass_name}.{rule.name}", rule.file, rule.line)
-            self.rules[key] = record
+        self._keep.append(rule)
+        if record is not None:
+            self.by_rule[id(rule)] = record  # a fast path for the matcher's hot loop
+            return record
+        record = RuleStats(f"{rule.pass_name}.{rule.name}", rule.file, rule.line)
+        self.rules[key] = record
+        self.by_rule[id(rule)] = record
         return record
 
     def merge(self, other: "PassStats") -> None:

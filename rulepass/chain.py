@@ -7,9 +7,10 @@ Reads top to bottom as a flat list of named steps, in Paddle 3.3.1's order
     append_backward        grad definitions    rules/grad.rw, engine/backward.py
     grad_chunk                                 rules/grad_chunk.rw
     optimizer              sgd_ / adamw_, gradient merge   engine/optimizer.py
+    partition              complete dist attributes        rules/partition.rw
     lower_pipeline_reshard (across stages)     rules/pipeline_reshard.rw
     prune_other_ranks                          rules/prune_other_ranks.rw
-    check_chunk_id                             rules/check_chunk_id.rw
+    check_chunk_id         (VPP only)          rules/check_chunk_id.rw
     dist_to_dense                              rules/dist_to_dense.rw
     drop_trivial_comm                          rules/drop_trivial_comm.rw
     sp_fusion                                  rules/sp_fusion.rw
@@ -87,13 +88,19 @@ def compile_rank(forward: Program, rules: RuleSet, rank: int, *, pp: int = 1, vp
     steps.append(StepRecord("optimizer", {"ops": len(made)}, time.perf_counter() - start))
 
     for name, params in CHAIN_AFTER_OPTIMIZER:
+        if name in VPP_ONLY and vpp == 1:
+            continue
         _rule_step(rules, program, name, steps, **{k: rank for k in params})
     verify(program, dense=True)
     return CompiledRank(rank, program, steps)
 
 
+#: Passes Paddle runs only with virtual pipeline stages (``pir_pass.py``).
+VPP_ONLY = {"check_chunk_id"}
+
 #: The rule passes after the optimizer, each with the params that take the rank.
 CHAIN_AFTER_OPTIMIZER = [
+    ("partition", ()),
     ("lower_pipeline_reshard", ("rank",)),
     ("prune_other_ranks", ("rank",)),
     ("check_chunk_id", ()),

@@ -21,9 +21,11 @@ Paddle semantics this module relies on (Paddle 3.3.1):
 - **In place.** An op whose name ends in ``_`` updates operands in place: the new array is stored
   into the cell of the operand, so later readers of the operand's value and of the result (which
   aliases it) both see it. The first operand pairs with the first result; optimizer ops also update
-  their state operands (``IN_PLACE`` below, from the ``inplace`` entries of Paddle's
-  ``paddle/phi/ops/yaml/ops.yaml``: ``sgd_`` master_param, ``adam_``/``adamw_`` moments, beta powers,
-  master_param, ``momentum_`` velocity, master_param). A null operand is skipped.
+  their state operands (``IN_PLACE`` below: each input ``x`` updated into output ``x_out``, with
+  operand and result positions from the op signatures of the 3.3.1 wheel
+  (``paddle/_typing/libs/libpaddle/pir/ops.pyi``, names in ``incubate/autograd/phi_ops_map.py``):
+  ``sgd_`` master_param, ``adam_``/``adamw_`` moments, moment2_max, beta powers, master_param,
+  ``momentum_`` velocity, master_param). A null operand is skipped.
 - **Persistent variables.** ``builtin.parameter`` reads ``scope[parameter_name]`` and program kwargs
   (``%kwarg_<name>``) read ``local_scope[name]``, then ``scope[name]``, then ``feeds[name]``. Both
   bind a write-through cell, so ``sgd_`` on a parameter or ``add_`` on a gradient-merge buffer
@@ -34,16 +36,24 @@ Paddle semantics this module relies on (Paddle 3.3.1):
   given, into it too (that is how Paddle's job programs hand values to later jobs). A program's loss
   is the ``shadow_output`` named ``loss_0`` (Paddle's ``DistModel`` fetch name); a pipeline produces
   one per micro-batch on the last stage.
-- **Collectives.** ``ring_id`` names a process group: ``program.process_groups`` (our header), else
-  the ``process_groups`` argument (the ``process_groups.json`` captured beside Paddle's programs).
-  ``reduce_type`` is phi's ``ReduceType`` (``paddle/phi/common/reduce_type.h``: 0 SUM, 1 MAX,
-  2 MIN, 3 PROD, 4 AVG). ``peer`` of ``send_v2``/``recv_v2`` and ``root`` of ``broadcast`` are ranks
-  *inside* the group (the NCCL communicator's rank), so the global rank is ``group[peer]``;
-  ``recv_v2`` takes its shape and dtype from its result type.
+- **Learning rate.** Paddle's optimizer reads the learning rate from a persistable scalar
+  ``pd_op.data`` named ``learning_rate_0``; it is fed like any input (``reference.json``'s
+  ``feeds`` in the captured corpus).
+- **Collectives** (handlers in :mod:`rulepass.runtime.comm_ops`). ``ring_id`` names a process
+  group: ``program.process_groups`` (our header), else the ``process_groups`` argument (the
+  ``process_groups.json`` captured beside Paddle's programs). ``reduce_type`` is phi's
+  ``ReduceType`` (``paddle/phi/common/reduce_type.h``: 0 SUM, 1 MAX, 2 MIN, 3 PROD, 4 AVG).
+  ``peer`` of ``send_v2``/``recv_v2`` and ``root`` of ``broadcast`` are ranks *inside* the group
+  (the NCCL communicator's rank), so the global rank is ``group[peer]``; ``recv_v2`` takes its
+  shape and dtype from its result type.
 - **Point-to-point keys.** A message is matched by (sender, receiver, key). By default the key is
   ``(direction, ring_id)`` with direction ``"forward"`` for op_role 0, ``"backward"`` for 1, and
   messages with equal keys are matched in order; the pipeline passes a ``p2p_key`` that adds the
   micro-batch and the virtual-stage boundary (see :mod:`rulepass.runtime.pipeline`).
+
+Arrays: feeds and scope entries may be NumPy arrays whatever ``xp`` is; each is converted with
+``xp.asarray`` when first read (a scope entry is replaced by its converted array, so after training
+on CuPy the scope holds CuPy arrays).
 
 Values are freed after their last read (see :class:`~rulepass.runtime.environment.Environment`).
 Each result is checked against its type (static dims, dtype) so a wrong kernel or a wrong rewrite is
@@ -65,9 +75,11 @@ from ..engine.ir import Operation, Program, Value
 from ..engine.types import DenseTensorType, NullType, VectorType
 from . import kernels as _kernels  # noqa: F401  (importing registers the kernels)
 from .collectives import CommAbortedError, Communicator
+from .comm_ops import COMMUNICATION_OPS, REDUCE_TYPES, default_p2p_key
 from .environment import Environment, ScopeCell
 from .kernels.operands import dtype_from_name
-from .kernels.registry import KERNELS, KernelError
+from .kernels.registry import KERNELS
+from .trace import TraceEvent
 
 __all__ = [
     "ExecutionError",
@@ -77,13 +89,11 @@ __all__ = [
     "IN_PLACE",
     "STRUCTURE_OPS",
     "COMMUNICATION_OPS",
+    "default_p2p_key",
     "Executor",
     "RunStats",
     "op_lines",
 ]
-
-REDUCE_TYPES: dict[int, str] = {0: "sum", 1: "max", 2: "min", 3: "prod", 4: "avg"}
-"""phi ``ReduceType`` value (the ``reduce_type`` attribute) -> Communicator reduce op."""
 
 IN_PLACE: dict[str, tuple[tuple[int, int], ...]] = {
     "pd_op.sgd_": ((0, 0), (3, 1)),
@@ -211,87 +221,6 @@ STRUCTURE_OPS: dict[str, Callable] = {
 """Structure and I/O ops, handled by the executor itself."""
 
 
-def _reduce_op(run, op, name_suffix: str | None = None) -> str:
-    if name_suffix is not None:
-        return name_suffix
-    reduce_type = int(run.attr(op, "reduce_type", 0))
-    if reduce_type not in REDUCE_TYPES:
-        raise run.fail(op, f"reduce_type {reduce_type} is not one of phi's ReduceType values "
-                           f"{sorted(REDUCE_TYPES)} (0 SUM, 1 MAX, 2 MIN, 3 PROD, 4 AVG)")
-    return REDUCE_TYPES[reduce_type]
-
-
-def _all_reduce(suffix: str | None = None):
-    def handler(run, op, inputs):
-        return [run.comm(op).all_reduce(inputs[0], run.group(op), _reduce_op(run, op, suffix))]
-    return handler
-
-
-def _all_gather(run, op, inputs):
-    return [run.comm(op).all_gather(inputs[0], run.group(op))]
-
-
-def _reduce_scatter(run, op, inputs):
-    return [run.comm(op).reduce_scatter(inputs[0], run.group(op), _reduce_op(run, op, "sum"))]
-
-
-def _broadcast(run, op, inputs):
-    group = run.group(op)
-    root = int(run.attr(op, "root", 0))
-    if not 0 <= root < len(group):
-        raise run.fail(op, f"broadcast root {root} is not a rank of group {group}")
-    return [run.comm(op).broadcast(inputs[0], group, group[root])]
-
-
-def _peer(run, op) -> int:
-    group = run.group(op)
-    peer = int(run.attr(op, "peer"))
-    if not 0 <= peer < len(group):
-        raise run.fail(op, f"peer {peer} is not a rank of group {group} (ring_id "
-                           f"{run.attr(op, 'ring_id')}); peer is the rank inside the group")
-    return group[peer]
-
-
-def _send(run, op, inputs):
-    run.comm(op).send(inputs[0], _peer(run, op), run.p2p_key(op))
-    return []
-
-
-def _recv(run, op, inputs):
-    t = op.results[0].type
-    if not isinstance(t, DenseTensorType) or any(d < 0 for d in t.shape):
-        raise run.fail(op, f"recv needs a static dense result type, got {t}")
-    dtype = dtype_from_name(run.xp, t.dtype, op.name)
-    return [run.comm(op).recv(_peer(run, op), run.p2p_key(op), t.shape, dtype)]
-
-
-def _barrier(run, op, inputs):
-    run.comm(op).barrier(run.group(op))
-    return [inputs[0] if inputs else None for _ in op.results]
-
-
-COMMUNICATION_OPS: dict[str, Callable] = {
-    "pd_op.all_reduce": _all_reduce(),
-    "pd_op.all_reduce_": _all_reduce(),
-    **{f"pd_op.c_allreduce_{op}{tail}": _all_reduce(op) for op in ("sum", "max", "min", "prod", "avg")
-       for tail in ("", "_")},
-    "pd_op.all_gather": _all_gather,
-    "pd_op.c_allgather": _all_gather,
-    "pd_op.reduce_scatter": _reduce_scatter,
-    "pd_op.c_reducescatter": _reduce_scatter,
-    "pd_op.broadcast": _broadcast,
-    "pd_op.broadcast_": _broadcast,
-    "pd_op.c_broadcast": _broadcast,
-    "pd_op.c_broadcast_": _broadcast,
-    "pd_op.send_v2": _send,
-    "pd_op.p_send": _send,
-    "pd_op.recv_v2": _recv,
-    "pd_op.p_recv": _recv,
-    "pd_op.barrier": _barrier,
-}
-"""Communication ops -> handlers calling the rank's Communicator."""
-
-
 def _kernel_handler(kernel):
     def handler(run, op, inputs):
         return kernel(run.xp, inputs, run.attrs(op))
@@ -303,13 +232,6 @@ def _handler_for(name: str) -> Callable | None:
     if handler is None and name in KERNELS:
         handler = _kernel_handler(KERNELS[name])
     return handler
-
-
-def default_p2p_key(op: Operation) -> Hashable:
-    """``(direction, ring_id)``: direction ``"forward"`` (op_role 0), ``"backward"`` (1) or
-    ``"other"``. Messages with equal keys between two ranks are matched in send order."""
-    direction = {0: "forward", 1: "backward"}.get(op.op_role, "other")
-    return (direction, int(op.attr("ring_id", -1)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -454,13 +376,17 @@ class Executor:
                 local_scope: MutableMapping[str, Any] | None = None,
                 outputs: MutableMapping[str, Any] | None = None,
                 p2p_key: Callable[[Operation], Hashable] | None = None,
-                time_ops: bool = False) -> RunStats:
+                time_ops: bool = False, op_events: list | None = None,
+                origin: float = 0.0) -> RunStats:
         """Run the ops at ``indices`` (program positions, in the given order) in ``env``.
 
         ``local_scope``: values of one micro-batch by name (kwargs read it first, shadow_output
         writes it). ``outputs``: receives shadow_output/fetch values. ``p2p_key``: op -> message key
-        for send/recv (default :func:`default_p2p_key`). Returns RunStats. Raises MissingInputError
-        (before running), ExecutionError (naming the op) when an op fails.
+        for send/recv (default :func:`default_p2p_key`). ``time_ops``: sum wall time per op name
+        into the stats. ``op_events``: a list that receives a TraceEvent per op (category ``comm``
+        for communication ops, ``op`` otherwise; microseconds since ``time.perf_counter()`` value
+        ``origin``). Returns RunStats. Raises MissingInputError (before running), ExecutionError
+        (naming the op) when an op fails.
         """
         indices = list(indices)
         feeds = {} if feeds is None else feeds
@@ -469,10 +395,11 @@ class Executor:
         self.check_inputs(indices, env, feeds, scope, local_scope)
         run = _Run(self, env, feeds, scope, local_scope, outputs, p2p_key or default_p2p_key)
         stats = RunStats()
+        timed = time_ops or op_events is not None
         for i in indices:
             op = self.ops[i]
             inputs = [run.value(v, op) if v is not None else None for v in op.operands]
-            start = time.perf_counter() if time_ops else 0.0
+            start = time.perf_counter() if timed else 0.0
             try:
                 results = self._handlers[i](run, op, inputs)
             except (ExecutionError, CommAbortedError):
@@ -480,8 +407,13 @@ class Executor:
             except Exception as error:  # noqa: BLE001 - re-raised naming the op
                 raise self._error(ExecutionError, op,
                                   f"{op.name} failed: {type(error).__name__}: {error}") from error
-            if time_ops:
-                stats.op_seconds[op.name] += time.perf_counter() - start
+            if timed:
+                seconds = time.perf_counter() - start
+                stats.op_seconds[op.name] += seconds
+                if op_events is not None:
+                    op_events.append(TraceEvent(
+                        op.name, self.rank, max(0.0, (start - origin) * 1e6), seconds * 1e6,
+                        "comm" if op.name in COMMUNICATION_OPS else "op", {"position": i}))
             self._bind_results(run, i, op, results)
             stats.ops_run += 1
             env.note_peak()
@@ -502,7 +434,8 @@ class Executor:
                               f"{op.name} produced {got} results, the op has {len(op.results)}")
         in_place = dict((r, o) for o, r in self._in_place[i])
         for k, (value, array) in enumerate(zip(op.results, results)):
-            if isinstance(array, ScopeCell):
+            if isinstance(array, ScopeCell):  # a parameter: bound to its scope entry
+                self._check_result(op, k, value.type, array.array)
                 run.env.bind_cell(value, array)
                 continue
             self._check_result(op, k, value.type, array)
@@ -577,9 +510,9 @@ class _Run:
                                 f"{v.owner.name}, which has not run here or was freed)")
         name = v.kwarg_name
         if self.local_scope is not None and name in self.local_scope:
-            env.bind_cell(v, ScopeCell(self.local_scope, name))
+            env.bind_cell(v, self.scope_cell(name, op, self.local_scope))
         elif name in self.scope:
-            env.bind_cell(v, ScopeCell(self.scope, name))
+            env.bind_cell(v, self.scope_cell(name, op))
         elif name in self.feeds:
             env.bind(v, self.xp.asarray(self.feeds[name]))
         else:
@@ -590,10 +523,13 @@ class _Run:
             env.bind_cell(v, ScopeCell(self.scope, name))
         return env.read(v)
 
-    def scope_cell(self, name: str, op: Operation) -> ScopeCell:
-        if name not in self.scope:
+    def scope_cell(self, name: str, op: Operation, scope=None) -> ScopeCell:
+        scope = self.scope if scope is None else scope
+        if name not in scope:
             raise self.executor._error(MissingInputError, op, f"parameter {name!r} has no value")
-        return ScopeCell(self.scope, name)
+        if not isinstance(scope[name], list):  # NumPy stays as it is; other namespaces convert once
+            scope[name] = self.xp.asarray(scope[name])
+        return ScopeCell(scope, name)
 
     def feed(self, name: str, op: Operation) -> Any:
         if name not in self.feeds:

@@ -38,6 +38,15 @@ of ``pp`` stages is keyed ``(direction, boundary, m, ring_id)``: direction from 
 receive and a backward send ``b = v - 1``). Sender and receiver compute the same key, so an
 activation and a gradient, or two micro-batches, can never be swapped.
 
+**Paddle's own plan** (:class:`PlanRunner`): the job programs Paddle's pass builds
+(``job_<type>.pir``) can be run instead of the split, each job in a fresh environment, values
+between jobs passed by name through a per-micro-batch local scope, as Paddle's executor does.
+
+**Ranks and transports**: :func:`run_rank` trains one rank given any Communicator (threads, MPI,
+NCCL); :func:`train` runs every rank on threads of this process. A rank's pipeline stage is the
+caller's to give (``RankProgram.stage``); for Paddle's meshes, whose first dim is pp,
+``stage = rank // (world_size // pp)``.
+
 **Losses**: the step loss is the mean of every ``loss_0`` output of every rank and micro-batch:
 micro-batches are equal slices of the batch and data-parallel ranks equal shards, so this is the
 loss of the whole batch, which is what Paddle reports; ranks that hold the same loss (model-parallel
@@ -54,6 +63,7 @@ import attrs
 
 from ..engine.errors import RuntimeFailure
 from ..engine.ir import Operation, Program
+from .collectives import Communicator
 from .comm_local import run_ranks
 from .executor import Executor
 from .schedules import Job, job_list
@@ -68,7 +78,10 @@ __all__ = [
     "PlanRunner",
     "StepResult",
     "RankProgram",
+    "RankResult",
     "TrainResult",
+    "run_rank",
+    "mean_losses",
     "train",
 ]
 
@@ -218,7 +231,7 @@ def message_key(op: Operation, job: Job, stage: int, num_stages: int) -> tuple:
     virtual = job.chunk * num_stages + stage
     sending = op.name in _SEND_OPS
     if op.op_role == FORWARD:
-        return ("forward", virtual, job.micro_batch, ring_id)
+        return ("forward", virtual if sending else virtual - 1, job.micro_batch, ring_id)
     if op.op_role == BACKWARD:
         return ("backward", virtual - 1 if sending else virtual, job.micro_batch, ring_id)
     return ("other", ring_id, job.micro_batch)
@@ -244,6 +257,7 @@ class StageRunner:
         micro_batches: micro-batches per step. vpp: model chunks per stage (VPP only).
         origin: ``time.perf_counter()`` value that trace timestamps count from (share it across
             ranks so their timelines line up).
+        trace_ops: also record a trace event per op (inside its job's event).
 
     Raises:
         PipelineError: the split has ops in a job type the job list never runs (they would be
@@ -251,8 +265,10 @@ class StageRunner:
     """
 
     def __init__(self, executor: Executor, schedule: str, *, stage: int = 0, num_stages: int = 1,
-                 micro_batches: int = 1, vpp: int = 1, origin: float | None = None):
+                 micro_batches: int = 1, vpp: int = 1, origin: float | None = None,
+                 trace_ops: bool = False):
         self.executor = executor
+        self.trace_ops = trace_ops
         self.stage = stage
         self.num_stages = num_stages
         self.micro_batches = micro_batches
@@ -294,7 +310,8 @@ class StageRunner:
             start = time.perf_counter()
             executor.run_ops(
                 indices, envs[m], feeds=feeds[m], scope=scope, outputs=outputs[m],
-                p2p_key=lambda op, job=job: message_key(op, job, self.stage, self.num_stages))
+                p2p_key=lambda op, job=job: message_key(op, job, self.stage, self.num_stages),
+                op_events=events if self.trace_ops else None, origin=self.origin)
             end = time.perf_counter()
             events.append(TraceEvent(
                 name=str(job), rank=executor.rank, start=max(0.0, (start - self.origin) * 1e6),
@@ -389,71 +406,106 @@ class TrainResult:
     peak_live_values: list[int]
 
 
-def train(ranks: Sequence[RankProgram], *, steps: int, schedule: str | None = None,
-          num_stages: int = 1, micro_batches: int = 1, vpp: int = 1,
-          process_groups: Mapping[int, Sequence[int]] | None = None, loss_name: str = "loss_0",
-          timeout: float = 60.0, xp: Any = None) -> TrainResult:
-    """Train ``steps`` steps with one thread per rank (``ranks[r]`` is global rank r) on the local
-    transport.
+@attrs.define
+class RankResult:
+    """One rank's training: ``outputs[step][micro_batch]`` its outputs, ``events`` its trace
+    events, ``comm_stats`` its Communicator's counters, ``peak_live_values`` its largest
+    environment."""
 
-    ``schedule`` None runs each rank's whole program once per step (no pipeline; micro_batches
-    must be 1); otherwise each rank runs its stage's job list (:class:`StageRunner`).
-    Raises RankFailedError (from ``comm_local.run_ranks``) naming the first rank that failed, with
-    its ExecutionError / PipelineError as the cause.
+    outputs: list[list[dict[str, Any]]]
+    events: list[TraceEvent]
+    comm_stats: dict
+    peak_live_values: int
+
+
+def run_rank(rank: RankProgram, comm: Communicator, *, steps: int, schedule: str | None = None,
+             num_stages: int = 1, micro_batches: int = 1, vpp: int = 1,
+             process_groups: Mapping[int, Sequence[int]] | None = None, xp: Any = None,
+             origin: float | None = None, trace_ops: bool = False) -> RankResult:
+    """Train ``steps`` steps of one rank with communicator ``comm`` (any transport: the threads of
+    :func:`train`, an MPI process, an NCCL process with ``xp`` CuPy).
+
+    ``schedule`` None runs the whole program once per step (micro_batches must be 1); otherwise
+    the stage's job list runs, on ``rank.program`` split by :func:`split_jobs` or, when
+    ``rank.job_programs`` is given, on those (:class:`PlanRunner`). Raises PipelineError,
+    ExecutionError, CommunicationError. ``trace_ops``: record an event per op (StageRunner only).
     """
     if schedule is None and micro_batches != 1:
         raise PipelineError(f"{micro_batches} micro-batches need a pipeline schedule")
-    origin = time.perf_counter()
+    origin = time.perf_counter() if origin is None else origin
 
-    def body(comm):
-        rank = ranks[comm.rank]
-        runner = None
-        if rank.job_programs is not None:
-            if schedule is None:
-                raise PipelineError("job programs need a schedule")
-            executors = {t: Executor(p, rank=comm.rank, communicator=comm,
-                                     process_groups=process_groups, xp=xp)
-                         for t, p in rank.job_programs.items()}
-            runner = PlanRunner(executors, job_list(schedule, num_stages, rank.stage, micro_batches, vpp),
-                                stage=rank.stage, num_stages=num_stages,
-                                micro_batches=micro_batches, origin=origin)
-        else:
-            executor = Executor(rank.program, rank=comm.rank, communicator=comm,
-                                process_groups=process_groups, xp=xp)
-        if runner is None and schedule is not None:
+    def executor_of(program: Program) -> Executor:
+        return Executor(program, rank=comm.rank, communicator=comm, process_groups=process_groups, xp=xp)
+
+    runner = None
+    if rank.job_programs is not None:
+        if schedule is None:
+            raise PipelineError("job programs need a schedule")
+        runner = PlanRunner({t: executor_of(p) for t, p in rank.job_programs.items()},
+                            job_list(schedule, num_stages, rank.stage, micro_batches, vpp),
+                            stage=rank.stage, num_stages=num_stages, micro_batches=micro_batches,
+                            origin=origin)
+    else:
+        executor = executor_of(rank.program)
+        if schedule is not None:
             runner = StageRunner(executor, schedule, stage=rank.stage, num_stages=num_stages,
-                                 micro_batches=micro_batches, vpp=vpp, origin=origin)
-        per_step, events, peak = [], [], 0
-        for step in range(steps):
-            feeds = [rank.feeds(step, m) for m in range(micro_batches)]
-            if runner is None:
-                start = time.perf_counter()
-                env = executor.environment()
-                outputs: dict[str, Any] = {}
-                executor.run_ops(range(len(executor.ops)), env, feeds=feeds[0], scope=rank.scope,
-                                 outputs=outputs)
-                end = time.perf_counter()
-                events.append(TraceEvent(f"step:{step}", comm.rank, max(0.0, (start - origin) * 1e6),
-                                         (end - start) * 1e6, "step"))
-                per_step.append([outputs])
-                peak = max(peak, env.peak_live_values)
-            else:
-                result = runner.step(feeds, rank.scope)
-                per_step.append(result.outputs)
-                events.extend(result.events)
-                peak = max(peak, result.peak_live_values)
-        return per_step, events, comm.stats, peak
+                                 micro_batches=micro_batches, vpp=vpp, origin=origin,
+                                 trace_ops=trace_ops)
+    per_step, events, peak = [], [], 0
+    for step in range(steps):
+        feeds = [rank.feeds(step, m) for m in range(micro_batches)]
+        if runner is None:
+            start = time.perf_counter()
+            env = executor.environment()
+            outputs: dict[str, Any] = {}
+            executor.run_ops(range(len(executor.ops)), env, feeds=feeds[0], scope=rank.scope,
+                             outputs=outputs)
+            end = time.perf_counter()
+            events.append(TraceEvent(f"step:{step}", comm.rank, max(0.0, (start - origin) * 1e6),
+                                     (end - start) * 1e6, "step"))
+            per_step.append([outputs])
+            peak = max(peak, env.peak_live_values)
+        else:
+            result = runner.step(feeds, rank.scope)
+            per_step.append(result.outputs)
+            events.extend(result.events)
+            peak = max(peak, result.peak_live_values)
+    return RankResult(per_step, events, comm.stats, peak)
 
-    results = run_ranks(len(ranks), body, timeout=timeout)
+
+def mean_losses(outputs: Sequence[Sequence[Sequence[Mapping[str, Any]]]], loss_name: str = "loss_0"
+                ) -> list[float | None]:
+    """Per step, the mean of every ``loss_name`` output in ``outputs[rank][step][micro_batch]``
+    (None for a step without one); see the module docstring for why the mean is Paddle's loss."""
+    steps = max((len(per_rank) for per_rank in outputs), default=0)
     losses: list[float | None] = []
     for step in range(steps):
-        values = [float(outputs[loss_name]) for per_step, *_ in results
-                  for outputs in per_step[step] if loss_name in outputs]
+        values = [float(o[loss_name]) for per_rank in outputs for o in per_rank[step] if loss_name in o]
         losses.append(sum(values) / len(values) if values else None)
+    return losses
+
+
+def train(ranks: Sequence[RankProgram], *, steps: int, schedule: str | None = None,
+          num_stages: int = 1, micro_batches: int = 1, vpp: int = 1,
+          process_groups: Mapping[int, Sequence[int]] | None = None, loss_name: str = "loss_0",
+          timeout: float = 60.0, xp: Any = None, trace_ops: bool = False) -> TrainResult:
+    """Train ``steps`` steps with one thread per rank (``ranks[r]`` is global rank r) on the local
+    transport; each thread runs :func:`run_rank`.
+
+    Raises RankFailedError (from ``comm_local.run_ranks``) naming the first rank that failed, with
+    its ExecutionError / PipelineError as the cause; CommTimeoutError after ``timeout`` seconds.
+    """
+    origin = time.perf_counter()
+    results = run_ranks(len(ranks), lambda comm: run_rank(
+        ranks[comm.rank], comm, steps=steps, schedule=schedule, num_stages=num_stages,
+        micro_batches=micro_batches, vpp=vpp, process_groups=process_groups, xp=xp, origin=origin,
+        trace_ops=trace_ops),
+        timeout=timeout)
+    outputs = [r.outputs for r in results]
     return TrainResult(
-        losses=losses,
-        outputs=[r[0] for r in results],
-        events=[e for r in results for e in r[1]],
-        comm_stats=[r[2] for r in results],
-        peak_live_values=[r[3] for r in results],
+        losses=mean_losses(outputs, loss_name),
+        outputs=outputs,
+        events=[e for r in results for e in r.events],
+        comm_stats=[r.comm_stats for r in results],
+        peak_live_values=[r.peak_live_values for r in results],
     )

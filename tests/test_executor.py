@@ -52,7 +52,9 @@ def test_one_code_path_under_array_api_strict():
     xp = pytest.importorskip("array_api_strict")
     x = np.arange(6, dtype=np.float32).reshape(2, 3) - 2
     w = np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)
-    out = Executor(MLP, xp=xp).run({"x": xp.asarray(x)}, {"w": xp.asarray(w)})
+    scope = {"w": w}  # NumPy in the scope and the feeds: converted to the namespace on first read
+    out = Executor(MLP, xp=xp).run({"x": x}, scope)
+    assert type(out["y"]) is type(xp.asarray(1.0)) and type(scope["w"]) is type(out["y"])
     np.testing.assert_allclose(np.asarray(out["y"]), np.maximum(x @ w, 0), rtol=1e-6)
 
 
@@ -257,3 +259,26 @@ def test_collective_without_a_known_group_is_an_error():
 
     with pytest.raises(Exception, match="ring_id 9 has no known process group"):
         run_ranks(2, body, timeout=10)
+
+
+def test_parameter_of_the_wrong_shape_names_the_parameter_op():
+    with pytest.raises(ExecutionError, match=r"builtin.parameter result 0 has shape \[4, 3\], its type says \[3, 4\]"):
+        Executor(MLP).run({"x": np.zeros((2, 3), np.float32)}, {"w": np.zeros((4, 3), np.float32)})
+
+
+def test_non_persistable_kwarg_without_a_value_is_refused():
+    p = parse_program(
+        "{\n    ^kw:\n        %kwarg_var_8 {persistable:false,place:Place(cpu)}\n"
+        '    (%0) = "pd_op.relu" (%kwarg_var_8) {op_role:0} : (tensor<2xf32>) -> tensor<2xf32>\n}\n')
+    executor = Executor(p)
+    with pytest.raises(MissingInputError, match="kwarg %kwarg_var_8 has no value"):
+        executor.run({})
+    # Once another job has written it into the micro-batch's local scope, it runs.
+    stats = executor.run_ops([0], executor.environment(),
+                             local_scope={"var_8": np.array([-1, 2], np.float32)})
+    assert stats.ops_run == 1
+
+
+def test_fed_array_of_the_wrong_dtype_is_refused():
+    with pytest.raises(MissingInputError, match="fed dtype float64, the program expects float32"):
+        Executor(MLP).run({"x": np.zeros((2, 3))}, {"w": np.zeros((3, 4), np.float32)})

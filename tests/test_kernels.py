@@ -360,3 +360,59 @@ def test_cross_entropy_soft_labels_and_probabilities(xp):
 def test_missing_int_array_argument_is_a_kernel_error(xp):
     with pytest.raises(KernelError, match="needs 'shape'"):
         run(xp, "pd_op.reshape", [np.ones(4), None])
+
+
+# ---- added ops: unary math, squeeze/unsqueeze/expand, swiglu, c_embedding ------------------------
+
+UNARY = {
+    "pd_op.exp": np.exp,
+    "pd_op.log": np.log,
+    "pd_op.sqrt": np.sqrt,
+    "pd_op.rsqrt": lambda v: 1 / np.sqrt(v),
+    "pd_op.sigmoid": lambda v: 1 / (1 + np.exp(-v)),
+}
+
+
+@pytest.mark.parametrize("op", sorted(UNARY))
+def test_unary_math(xp, op):
+    x = rng.uniform(0.1, 4.0, (3, 4))
+    close(run(xp, op, [x])[0], UNARY[op](x))
+    close(run(xp, op + "_", [x])[0], UNARY[op](x))
+
+
+@pytest.mark.parametrize(
+    "axes, shape",  # shapes printed by Paddle 3.3.1 for x of shape [2, 3]
+    [([0, -1, 1], (1, 1, 2, 3, 1)), ([-1, -1], (2, 3, 1, 1)), ([2, 0], (1, 2, 3, 1))],
+)
+def test_unsqueeze_inserts_axes_one_after_another(xp, axes, shape):
+    x = rng.standard_normal((2, 3))
+    (out,) = run(xp, "pd_op.unsqueeze", [x, np.array(axes)])
+    close(out, x.reshape(shape))
+
+
+def test_squeeze_and_expand(xp):
+    x = rng.standard_normal((1, 3, 1, 2))
+    close(run(xp, "pd_op.squeeze", [x, np.array([0, 1])])[0], x.reshape(3, 1, 2))  # axis 1 is kept
+    close(run(xp, "pd_op.squeeze_", [x, np.array([], np.int64)])[0], x.reshape(3, 2))
+    column = rng.standard_normal((3, 1))
+    close(run(xp, "pd_op.expand", [column, np.array([2, -1, 4])])[0], np.broadcast_to(column, (2, 3, 4)))
+    with pytest.raises(KernelError, match="cannot expand axis 0 of size 3 to 5"):
+        run(xp, "pd_op.expand", [column, np.array([5, 4])])
+
+
+def test_swiglu_with_and_without_y(xp):
+    a, b = rng.standard_normal((3, 4)), rng.standard_normal((3, 4))
+    expected = a / (1 + np.exp(-a)) * b
+    close(run(xp, "pd_op.swiglu", [a, b])[0], expected)
+    close(run(xp, "pd_op.swiglu", [np.concatenate([a, b], axis=-1), None])[0], expected)
+
+
+def test_c_embedding_looks_up_only_its_shard(xp):
+    weight = rng.standard_normal((4, 3))  # rows 4..7 of a 10-row table
+    ids = np.array([[0, 5, 6], [9, 3, 7]])
+    expected = np.zeros((2, 3, 3))
+    for position, i in np.ndenumerate(ids):
+        if 4 <= i < 8:
+            expected[position] = weight[i - 4]
+    (out,) = run(xp, "pd_op.c_embedding", [weight, ids], {"start_index": 4, "vocab_size": 10})
+    close(out, expected)

@@ -282,3 +282,47 @@ def test_cross_entropy_grad(xp, variant):
     (grad,) = run(xp, "pd_op.cross_entropy_with_softmax_grad", [label, softmax, weight], attrs)
     expect_grad(xp, "pd_op.cross_entropy_with_softmax", [logits, label], attrs, 0, grad,
                 result=1, weight=weight, tol=1e-5)
+
+
+# ---- added ops ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("op, uses_out", [("exp", True), ("sqrt", True), ("rsqrt", True), ("sigmoid", True),
+                                          ("log", False)])
+def test_unary_math_grads(xp, op, uses_out):
+    x, weight = rng.uniform(0.5, 3.0, (2, 3)), rng.standard_normal((2, 3))
+    (out,) = run(xp, f"pd_op.{op}", [x])
+    (grad,) = run(xp, f"pd_op.{op}_grad", [out if uses_out else x, weight])
+    expect_grad(xp, f"pd_op.{op}", [x], {}, 0, grad, weight=weight)
+
+
+def test_swiglu_grads(xp):
+    a, b, weight = rng.standard_normal((3, 4)), rng.standard_normal((3, 4)), rng.standard_normal((3, 4))
+    a_grad, b_grad = run(xp, "pd_op.swiglu_grad", [a, b, weight])
+    expect_grad(xp, "pd_op.swiglu", [a, b], {}, 0, a_grad, weight=weight)
+    expect_grad(xp, "pd_op.swiglu", [a, b], {}, 1, b_grad, weight=weight)
+    joined = np.concatenate([a, b], axis=-1)
+    joined_grad, none = run(xp, "pd_op.swiglu_grad", [joined, None, weight])
+    assert none is None
+    expect_grad(xp, "pd_op.swiglu", [joined, None], {}, 0, joined_grad, weight=weight)
+
+
+def test_c_embedding_grad(xp):
+    weight, ids = rng.standard_normal((4, 3)), np.array([[0, 5, 6], [9, 5, 7]])
+    upstream = rng.standard_normal((2, 3, 3))
+    attrs = {"start_index": 4, "vocab_size": 10}
+    (grad,) = run(xp, "pd_op.c_embedding_grad", [weight, ids, upstream], attrs)
+    expect_grad(xp, "pd_op.c_embedding", [weight, ids], attrs, 0, grad, weight=upstream)
+
+
+def test_expand_squeeze_unsqueeze_grads(xp):
+    column = rng.standard_normal((3, 1))
+    target = np.array([2, -1, 4])
+    weight = rng.standard_normal((2, 3, 4))
+    (grad,) = run(xp, "pd_op.expand_grad", [column, weight, target])
+    expect_grad(xp, "pd_op.expand", [column, target], {}, 0, grad, weight=weight)
+    x, axes = rng.standard_normal((2, 3)), np.array([0, -1])
+    weight = rng.standard_normal((1, 2, 3, 1))
+    (grad,) = run(xp, "pd_op.unsqueeze_grad", [x, weight, axes])
+    expect_grad(xp, "pd_op.unsqueeze", [x, axes], {}, 0, grad, weight=weight)
+    (grad,) = run(xp, "pd_op.squeeze_grad", [weight, x, axes])
+    expect_grad(xp, "pd_op.squeeze", [weight, axes], {}, 0, grad, weight=x)

@@ -189,3 +189,17 @@ def test_train_writes_a_chrome_trace_and_frees_per_micro_batch(tmp_path):
     names = [e["name"] for e in trace if e["ph"] == "X"]
     assert names == ["forward:0", "forward:1", "backward:0", "backward:1", "optimizer:0"] * 2
     assert result.peak_live_values == [2]
+
+
+def test_op_level_trace_events_nest_inside_their_job():
+    feeds = lambda step, m: {"x": np.ones(2, np.float32)}  # noqa: E731
+    result = train([RankProgram(CHAIN, {}, feeds)], steps=1, schedule="FThenB", micro_batches=2,
+                   trace_ops=True)
+    jobs = [e for e in result.events if e.category in ("forward", "backward", "optimizer")]
+    ops = [e for e in result.events if e.category == "op"]
+    # The shadow_output has no op_role, so it joins the region of the op after it: backward.
+    assert [e.name for e in ops] == ["pd_op.data", "pd_op.relu", "pd_op.relu"] * 2 \
+        + ["builtin.shadow_output", "pd_op.relu"] * 2
+    for event in ops:  # each op lies within the job that ran it
+        assert any(j.start <= event.start and event.start + event.duration <= j.start + j.duration + 1
+                   for j in jobs)

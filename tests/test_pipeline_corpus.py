@@ -143,3 +143,19 @@ def test_schedule_job_lists_match_paddles(name):
         ours = job_list(config["schedule"], pp, stage, config["micro_batches"], config["vpp"])
         theirs = [Job.parse(line) for line in (rank_dir / "jobs.txt").read_text().split()]
         assert ours == theirs
+
+
+def test_a_failing_rank_stops_the_world_and_is_named():
+    """Rank 1 lacks a parameter: it fails before running its first job, and rank 0, waiting for
+    rank 1's gradient, stops instead of hanging; the error names rank 1 and the parameter."""
+    from rulepass.runtime.collectives import RankFailedError
+    from rulepass.runtime.executor import MissingInputError
+
+    config, reference, ranks, types, groups = load_config("pp2_1f1b")
+    del ranks[1].scope["linear_3.w_0.dist"]
+    with pytest.raises(RankFailedError) as info:
+        train(ranks, steps=1, schedule="1F1B", num_stages=2, micro_batches=4, process_groups=groups,
+              timeout=20)
+    assert info.value.rank == 1
+    assert isinstance(info.value.original, MissingInputError)
+    assert "linear_3.w_0.dist" in str(info.value)

@@ -6,8 +6,10 @@
 list for a ``vec[...]`` operand), ``attrs`` plain Python attribute values, and one result per op
 result (``None`` for a null result, a list for a vector result).
 
-Every kernel is written once against the array API standard, using only ``xp`` functions and
-``array_api_compat.device``; it never mutates its operands.
+Every kernel is written once against the array API standard (revision 2023.12, no boolean
+indexing, no data-dependent output shapes), using only ``xp`` functions and
+``array_api_compat.device``; it never mutates its operands. The tests run each kernel under
+``array_api_strict`` to hold them to that.
 
 In-place ops (names ending in ``_``: ``pd_op.add_``, ``pd_op.scale_``, ``pd_op.relu_``,
 ``pd_op.sgd_``, ``pd_op.adamw_``, ``pd_op.set_value_with_tensor_``, ...) return the new values of
@@ -18,13 +20,20 @@ executor's job, not the kernel's.
 Not here: ``pd_op.data``/``pd_op.feed``/``pd_op.fetch``, ``builtin.*`` structure ops and
 collectives, which the executor handles.
 
+Signatures (operand, attribute and result order) are Paddle 3.3.1's: taken from
+``paddle/phi/ops/yaml/*.yaml`` and checked against the generated ``pd_op.h``/``manual_op.h`` of the
+3.3.1 wheel, which differ from older yaml files for ``rms_norm`` and ``adam_``/``adamw_``. Numerics
+were compared with ``paddle._C_ops`` on CPU (see ``optimizer`` for the two places where Paddle's CPU
+and GPU kernels disagree and the CPU one is followed).
+
 Modules: ``creation`` (full, full_int_array, full_like, full_, assign, cast), ``elementwise``
-(add, subtract, multiply, divide, scale, add_n, square), ``activation`` (relu, gelu, silu, tanh,
-softmax), ``linalg`` (matmul), ``norm`` (layer_norm, rms_norm), ``reduction`` (mean, sum,
-mean_all), ``shape`` (reshape, transpose, concat, split, split_with_num, slice,
-set_value_with_tensor), ``embedding``, ``loss`` (cross_entropy_with_softmax), ``optimizer`` (sgd_,
-adamw_), each with the gradient ops Paddle defines; ``special`` (erf), ``operands`` (operand and
-attribute conversion), ``testing`` (helpers for kernel tests).
+(add, subtract, multiply, divide, scale, add_n, square), ``unary`` (exp, log, sqrt, rsqrt,
+sigmoid), ``activation`` (relu, gelu, silu, swiglu, tanh, softmax), ``linalg`` (matmul), ``norm``
+(layer_norm, rms_norm), ``reduction`` (mean, sum, mean_all), ``shape`` (reshape, transpose,
+concat, split, split_with_num, slice, set_value_with_tensor, squeeze, unsqueeze, expand),
+``embedding`` (embedding, c_embedding), ``loss`` (cross_entropy_with_softmax), ``optimizer``
+(sgd_, adam_, adamw_, momentum_), each with the gradient ops Paddle defines; ``special`` (erf),
+``operands`` (operand and attribute conversion), ``testing`` (helpers for kernel tests).
 """
 
 from . import (  # noqa: F401  (importing a module registers its kernels)
@@ -38,6 +47,7 @@ from . import (  # noqa: F401  (importing a module registers its kernels)
     optimizer,
     reduction,
     shape,
+    unary,
 )
 from .registry import KERNELS, Kernel, KernelError, UnknownOpError, kernel, lookup
 

@@ -1,11 +1,13 @@
-"""Activation kernels and their gradients: relu, gelu (exact and tanh), silu, tanh, softmax.
+"""Activation kernels and their gradients: relu, gelu (exact and tanh), silu, swiglu, tanh,
+softmax.
 
 Gradient kernels take what Paddle's grad ops take: some the forward input ``x``, some the forward
 output ``out`` (e.g. ``relu_grad(out, out_grad)``), so they must not be swapped.
 
-Sources: ``paddle/phi/ops/yaml/ops.yaml`` (relu, gelu, silu, tanh), ``inconsistent/static_ops.yaml``
-(softmax), ``backward.yaml`` (relu_grad, gelu_grad, silu_grad, tanh_grad, softmax_grad); operand
-orders checked against Paddle 3.3.1's ``pd_op.h``. Exact GELU's erf is ``special.erf``.
+Sources: ``paddle/phi/ops/yaml/ops.yaml`` (relu, gelu, silu, swiglu, tanh),
+``inconsistent/static_ops.yaml`` (softmax), ``backward.yaml`` (relu_grad, gelu_grad, silu_grad,
+swiglu_grad, tanh_grad, softmax_grad); operand orders checked against Paddle 3.3.1's
+``pd_op.h``. Exact GELU's erf is ``special.erf``.
 """
 
 from __future__ import annotations
@@ -16,15 +18,10 @@ from typing import Any
 from .operands import compute_dtype, normalize_axis
 from .registry import kernel
 from .special import erf
+from .unary import sigmoid_of
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 _GELU_CUBIC = 0.044715
-
-
-def _sigmoid(xp: Any, x: Any) -> Any:
-    # exp of a non-positive argument only: no overflow for large |x|
-    e = xp.exp(-xp.abs(x))
-    return xp.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
 @kernel("pd_op.relu", "pd_op.relu_")
@@ -78,15 +75,51 @@ def gelu_grad(xp: Any, inputs: list, attrs: dict) -> list:
 def silu(xp: Any, inputs: list, attrs: dict) -> list:
     """``silu(x) -> out = x * sigmoid(x)``."""
     x = inputs[0]
-    return [x * _sigmoid(xp, x)]
+    return [x * sigmoid_of(xp, x)]
 
 
 @kernel("pd_op.silu_grad", "pd_op.silu_grad_")
 def silu_grad(xp: Any, inputs: list, attrs: dict) -> list:
     """``silu_grad(x, out, out_grad) -> x_grad = og * s * (1 + x * (1 - s))``, ``s = sigmoid(x)``."""
     x, _out, out_grad = inputs
-    s = _sigmoid(xp, x)
+    s = sigmoid_of(xp, x)
     return [out_grad * s * (1.0 + x * (1.0 - s))]
+
+
+def _swiglu_halves(xp: Any, x: Any, y: Any) -> tuple[Any, Any]:
+    """(gate, up): x and y, or x's two halves along its last axis when y is None."""
+    if y is not None:
+        return x, y
+    half = int(x.shape[-1]) // 2
+    return x[..., :half], x[..., half:]
+
+
+@kernel("pd_op.swiglu")
+def swiglu(xp: Any, inputs: list, attrs: dict) -> list:
+    """``swiglu(x, y) -> out = silu(x) * y``.
+
+    ``y`` is optional: without it, x's last axis (even length) is split in half, ``x = [a, b]``,
+    and ``out = silu(a) * b`` has half x's last dimension.
+    """
+    a, b = _swiglu_halves(xp, inputs[0], inputs[1])
+    return [a * sigmoid_of(xp, a) * b]
+
+
+@kernel("pd_op.swiglu_grad")
+def swiglu_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``swiglu_grad(x, y, out_grad) -> x_grad, y_grad``.
+
+    ``x_grad = og * b * s * (1 + a * (1 - s))`` with ``s = sigmoid(a)`` and ``y_grad = og * silu(a)``;
+    without ``y`` the two are concatenated into ``x_grad`` and ``y_grad`` is None.
+    """
+    x, y, out_grad = inputs
+    a, b = _swiglu_halves(xp, x, y)
+    s = sigmoid_of(xp, a)
+    a_grad = out_grad * b * s * (1.0 + a * (1.0 - s))
+    b_grad = out_grad * a * s
+    if y is None:
+        return [xp.concat([a_grad, b_grad], axis=-1), None]
+    return [a_grad, b_grad]
 
 
 @kernel("pd_op.tanh", "pd_op.tanh_")

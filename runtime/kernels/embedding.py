@@ -1,4 +1,5 @@
-"""Embedding lookup and its gradient: embedding and embedding_grad.
+"""Embedding lookups and their gradients: embedding, c_embedding (one shard of a vocabulary-parallel
+table) and their ``_grad`` ops.
 
 The gradient is a scatter-add of ``out_grad`` rows into the vocabulary, which the array API
 standard has no primitive for. It is computed as a sorted segment sum: sort the ids, take running
@@ -8,8 +9,9 @@ memory and time, where a one-hot matmul would cost O(tokens x vocab x width). Ru
 taken in float64 (when the namespace has it) so the differences lose nothing a float32 result
 would keep.
 
-Sources: ``paddle/phi/ops/yaml/inconsistent/static_ops.yaml`` (embedding), ``backward.yaml``
-(embedding_grad); operand orders checked against Paddle 3.3.1's ``pd_op.h``.
+Sources: ``paddle/phi/ops/yaml/inconsistent/static_ops.yaml`` (embedding, c_embedding),
+``backward.yaml`` (embedding_grad, c_embedding_grad); operand orders checked against Paddle 3.3.1's
+``pd_op.h`` (c_embedding takes the weight first).
 """
 
 from __future__ import annotations
@@ -57,6 +59,22 @@ def embedding(xp: Any, inputs: list, attrs: dict) -> list:
     return [xp.reshape(rows, tuple(x.shape) + (int(weight.shape[1]),))]
 
 
+def _scatter_rows(xp: Any, ids: Any, rows: Any, vocab: int, skip: Any = None) -> Any:
+    """``grad[v] = sum of rows[i] with ids[i] == v`` for v in ``[0, vocab)``, in float64 when
+    available; ids outside the range, and positions where ``skip`` is true, contribute nothing."""
+    accumulate = getattr(xp, "float64", None) or xp.float32
+    rows = xp.astype(rows, accumulate)
+    if skip is not None:
+        rows = xp.where(xp.reshape(skip, (-1, 1)), xp.zeros_like(rows), rows)
+    order = xp.argsort(ids, stable=True)
+    sorted_ids = xp.take(ids, order)
+    running = xp.cumulative_sum(xp.take(rows, order, axis=0), axis=0, include_initial=True)
+    vocabulary = xp.arange(vocab, dtype=ids.dtype, device=array_device(ids))
+    first = xp.searchsorted(sorted_ids, vocabulary, side="left")
+    past = xp.searchsorted(sorted_ids, vocabulary, side="right")
+    return xp.take(running, past, axis=0) - xp.take(running, first, axis=0)
+
+
 @kernel("pd_op.embedding_grad")
 def embedding_grad(xp: Any, inputs: list, attrs: dict) -> list:
     """``embedding_grad(x, weight, out_grad, padding_idx=-1, sparse=false) -> weight_grad``.
@@ -72,18 +90,49 @@ def embedding_grad(xp: Any, inputs: list, attrs: dict) -> list:
     vocab, width = int(weight.shape[0]), int(weight.shape[1])
     ids = _flat_ids(xp, x, vocab, "pd_op.embedding_grad")
     rows = xp.reshape(out_grad, (ids.shape[0], width))
-    accumulate = getattr(xp, "float64", None) or xp.float32
-
-    order = xp.argsort(ids, stable=True)
-    sorted_ids = xp.take(ids, order)
-    running = xp.cumulative_sum(xp.astype(xp.take(rows, order, axis=0), accumulate), axis=0,
-                                include_initial=True)
-    vocabulary = xp.arange(vocab, dtype=xp.int64, device=array_device(ids))
-    first = xp.searchsorted(sorted_ids, vocabulary, side="left")
-    past = xp.searchsorted(sorted_ids, vocabulary, side="left")
-    grad = xp.take(running, past, axis=0) - xp.take(running, first, axis=0)
-
     padding_idx = attrs.get("padding_idx", _NO_PADDING)
-    if padding_idx != _NO_PADDING:
-        grad = xp.where(xp.reshape(vocabulary == padding_idx, (-1, 1)), xp.zeros_like(grad), grad)
-    return [xp.astype(grad, weight.dtype)]
+    skip = ids == padding_idx if padding_idx != _NO_PADDING else None
+    return [xp.astype(_scatter_rows(xp, ids, rows, vocab, skip), weight.dtype)]
+
+
+def _shard_ids(xp: Any, x: Any, attrs: dict, rows: int, op_name: str) -> tuple[Any, Any]:
+    """(ids relative to the shard, mask of ids outside it)."""
+    if not xp.isdtype(x.dtype, "integral"):
+        raise KernelError(op_name, f"ids must be an integer tensor, got dtype {x.dtype}")
+    size = 1
+    for n in x.shape:
+        size *= int(n)
+    local = xp.reshape(xp.astype(x, xp.int64), (size,)) - int(attrs.get("start_index", 0))
+    outside = (local < 0) | (local >= rows)
+    return xp.where(outside, xp.zeros_like(local), local), outside
+
+
+@kernel("pd_op.c_embedding")
+def c_embedding(xp: Any, inputs: list, attrs: dict) -> list:
+    """``c_embedding(weight, x, start_index=0, vocab_size=-1) -> out``: lookup in one shard.
+
+    ``weight`` holds rows ``[start_index, start_index + rows)`` of the whole table; ids outside
+    that range give zero rows (the other shards supply them; an all-reduce sums the shards).
+    ``vocab_size`` (the whole table's) only serves Paddle's checks and is ignored. Note the
+    operand order: weight first.
+
+    Raises:
+        KernelError: non-integer ids.
+    """
+    weight, x = inputs
+    rows, width = int(weight.shape[0]), int(weight.shape[1])
+    local, outside = _shard_ids(xp, x, attrs, rows, "pd_op.c_embedding")
+    found = xp.take(weight, local, axis=0)
+    found = xp.where(xp.reshape(outside, (-1, 1)), xp.zeros_like(found), found)
+    return [xp.reshape(found, tuple(x.shape) + (width,))]
+
+
+@kernel("pd_op.c_embedding_grad")
+def c_embedding_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``c_embedding_grad(weight, x, out_grad, start_index=0) -> weight_grad``: the shard's part
+    of the embedding gradient (ids outside the shard contribute nothing)."""
+    weight, x, out_grad = inputs
+    rows, width = int(weight.shape[0]), int(weight.shape[1])
+    local, outside = _shard_ids(xp, x, attrs, rows, "pd_op.c_embedding_grad")
+    grad_rows = xp.reshape(out_grad, (local.shape[0], width))
+    return [xp.astype(_scatter_rows(xp, local, grad_rows, rows, outside), weight.dtype)]

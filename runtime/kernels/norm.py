@@ -87,7 +87,7 @@ def layer_norm_grad(xp: Any, inputs: list, attrs: dict) -> list:
     rstd = 1.0 / xp.sqrt(xp.reshape(xp.astype(variance, wide), (rows, 1)) + epsilon)
     xhat = (x2 - xp.reshape(xp.astype(mean, wide), (rows, 1))) * rstd
     g = dy * xp.reshape(xp.astype(scale, wide), (cols,)) if scale is not None else dy
-    dx = rstd * (g
+    dx = rstd * (g - xp.mean(g, axis=1, keepdims=True)
                  - xhat * xp.mean(g * xhat, axis=1, keepdims=True))
     x_grad = xp.astype(xp.reshape(dx, tuple(x.shape)), x.dtype)
     scale_grad = None

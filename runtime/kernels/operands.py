@@ -15,21 +15,11 @@ from array_api_compat import device as array_device
 
 from .registry import KernelError
 
-# Paddle's DataType names (as printed in PIR attributes) -> array-API dtype attribute names.
-_PADDLE_DTYPES = {
-    "bool": "bool",
-    "int8": "int8",
-    "int16": "int16",
-    "int32": "int32",
-    "int64": "int64",
-    "uint8": "uint8",
-    "float16": "float16",
-    "bfloat16": "bfloat16",
-    "float32": "float32",
-    "float64": "float64",
-    "complex64": "complex64",
-    "complex128": "complex128",
-}
+# Paddle's DataType names as PIR prints them; the array API uses the same names.
+_PADDLE_DTYPES = frozenset({
+    "bool", "int8", "int16", "int32", "int64", "uint8",
+    "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
+})
 _UNDEFINED = {"undefined", "none", ""}
 
 
@@ -47,7 +37,7 @@ def dtype_from_name(xp: Any, name: str | None, op_name: str) -> Any:
     key = str(name).lower()
     if key not in _PADDLE_DTYPES:
         raise KernelError(op_name, f"unknown dtype {name!r}; expected one of {sorted(_PADDLE_DTYPES)}")
-    dtype = getattr(xp, _PADDLE_DTYPES[key], None)
+    dtype = getattr(xp, key, None)
     if dtype is None:
         raise KernelError(
             op_name,

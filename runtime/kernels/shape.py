@@ -1,15 +1,16 @@
 """Shape kernels and their gradients: reshape, transpose, concat, split, split_with_num, slice,
-set_value_with_tensor.
+set_value_with_tensor, squeeze, unsqueeze, expand.
 
 ``IntArray``/``Scalar`` arguments (reshape's ``shape``, concat's and split's ``axis``, split's
 ``sections``, slice's ``starts``/``ends``) are operands in PIR; ``operands.int_values`` reads them
 from an array or a plain list alike. Vector results are returned as Python lists.
 
 Sources: ``paddle/phi/ops/yaml/ops.yaml`` (transpose, concat, split, split_with_num, slice,
-set_value_with_tensor), ``backward.yaml`` (transpose_grad, concat_grad, split_with_num_grad,
-slice_grad); reshape/reshape_grad and split_grad as in Paddle 3.3.1's ``pd_op.h`` and
-``manual_op.h`` (``reshape(x, shape) -> out``, ``reshape_grad(x, out_grad) -> x_grad``,
-``split_grad(out_grad: vec, axis) -> x_grad``).
+set_value_with_tensor, squeeze, unsqueeze), ``backward.yaml`` (transpose_grad, concat_grad,
+split_with_num_grad, slice_grad, squeeze_grad, unsqueeze_grad, expand_grad); reshape,
+reshape_grad, split_grad and expand as in Paddle 3.3.1's ``pd_op.h`` and ``manual_op.h``
+(``reshape(x, shape) -> out``, ``reshape_grad(x, out_grad) -> x_grad``,
+``split_grad(out_grad: vec, axis) -> x_grad``, ``expand(x, shape) -> out``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 from array_api_compat import device as array_device
 
-from .operands import int_value, int_values, normalize_axis
+from .operands import int_value, int_values, normalize_axis, sum_to_shape
 from .registry import KernelError, kernel
 
 
@@ -292,3 +293,86 @@ def set_value_with_tensor(xp: Any, inputs: list, attrs: dict) -> list:
     update = xp.broadcast_to(xp.astype(values, x.dtype), tuple(target))
     out[tuple(index)] = xp.reshape(update, region)
     return [out]
+
+
+def _unsqueezed_shape(shape: tuple, axes: list[int], op_name: str) -> tuple[int, ...]:
+    """Paddle's unsqueeze: size-1 axes inserted one after another, each axis (negative ones
+    counted from the end) indexing the shape as it is after the previous insertions."""
+    result = [int(n) for n in shape]
+    for axis in axes:
+        rank = len(result)
+        if not -rank - 1 <= axis <= rank:
+            raise KernelError(op_name, f"axis {axis} is out of range for inserting into rank {rank}")
+        result.insert(axis + rank + 1 if axis < 0 else axis, 1)
+    return tuple(result)
+
+
+@kernel("pd_op.unsqueeze", "pd_op.unsqueeze_")
+def unsqueeze(xp: Any, inputs: list, attrs: dict) -> list:
+    """``unsqueeze(x, axis) -> out``: x with size-1 axes inserted at ``axis`` (an ``IntArray``
+    operand), one after another.
+
+    Raises:
+        KernelError: an axis out of range.
+    """
+    x = inputs[0]
+    axes = int_values(_operand_or_attr(inputs, 1, attrs, "axis", "pd_op.unsqueeze"))
+    return [xp.reshape(x, _unsqueezed_shape(tuple(x.shape), axes, "pd_op.unsqueeze"))]
+
+
+@kernel("pd_op.squeeze", "pd_op.squeeze_")
+def squeeze(xp: Any, inputs: list, attrs: dict) -> list:
+    """``squeeze(x, axis={}) -> out``: x without the listed size-1 axes (all size-1 axes when the
+    list is empty). Listed axes whose size is not 1 are kept, as in Paddle."""
+    x = inputs[0]
+    axes = int_values(_operand_or_attr(inputs, 1, attrs, "axis", "pd_op.squeeze", []))
+    drop = {normalize_axis(a, x.ndim, "pd_op.squeeze") for a in axes} if axes else set(range(x.ndim))
+    return [xp.reshape(x, tuple(n for i, n in enumerate(x.shape) if not (i in drop and n == 1)))]
+
+
+@kernel("pd_op.unsqueeze_grad", "pd_op.unsqueeze_grad_", "pd_op.squeeze_grad", "pd_op.squeeze_grad_")
+def unsqueeze_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``unsqueeze_grad(x, out_grad, axis) -> x_grad`` (also ``squeeze_grad``, same operands):
+    ``out_grad`` reshaped to x's shape."""
+    x, out_grad = inputs[0], inputs[1]
+    return [xp.reshape(out_grad, tuple(x.shape))]
+
+
+def _expanded_shape(shape: tuple, target: list[int], op_name: str) -> tuple[int, ...]:
+    """Paddle's expand target: leading new axes, ``-1`` keeps x's size, a size-1 axis may grow."""
+    offset = len(target) - len(shape)
+    if offset < 0:
+        raise KernelError(op_name, f"shape {target} has fewer axes than x {tuple(shape)}")
+    result = []
+    for i, n in enumerate(target):
+        own = int(shape[i - offset]) if i >= offset else None
+        if n == -1:
+            if own is None:
+                raise KernelError(op_name, f"shape {target} has -1 at new leading axis {i}")
+            n = own
+        if own is not None and own not in (1, n):
+            raise KernelError(op_name, f"cannot expand axis {i - offset} of size {own} to {n}")
+        result.append(n)
+    return tuple(result)
+
+
+@kernel("pd_op.expand")
+def expand(xp: Any, inputs: list, attrs: dict) -> list:
+    """``expand(x, shape) -> out``: x broadcast to ``shape`` (an ``IntArray`` operand; ``-1`` keeps
+    a dim). Source: Paddle 3.3.1 ``manual_op.h`` (``ExpandOp``).
+
+    Raises:
+        KernelError: the shape is not a broadcast of x's.
+    """
+    x = inputs[0]
+    target = int_values(_operand_or_attr(inputs, 1, attrs, "shape", "pd_op.expand"))
+    shape = _expanded_shape(tuple(x.shape), target, "pd_op.expand")
+    return [xp.asarray(xp.broadcast_to(x, shape), copy=True)]
+
+
+@kernel("pd_op.expand_grad")
+def expand_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``expand_grad(x, out_grad, shape) -> x_grad``: ``out_grad`` summed over the broadcast axes
+    back to x's shape."""
+    x, out_grad = inputs[0], inputs[1]
+    return [xp.astype(sum_to_shape(xp, out_grad, tuple(x.shape)), x.dtype)]

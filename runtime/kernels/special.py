@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-_SERIES_TERMS = 12
+_SERIES_TERMS = 48
 _FRACTION_DEPTH = 60
 _SWITCH = 2.5
 
@@ -48,8 +48,9 @@ def erf(xp: Any, x: Any) -> Any:
 
 def _erf(xp: Any, x: Any) -> Any:
     a = xp.abs(x)
-    small = xp.minimum(a, _SWITCH)  # keeps the series finite where it is not used
-    large = xp.maximum(a, _SWITCH)  # keeps the fraction away from 0 where it is not used
+    switch = xp.full_like(a, _SWITCH)  # an array: scalar operands of minimum need API 2024.12
+    small = xp.minimum(a, switch)  # keeps the series finite where it is not used
+    large = xp.maximum(a, switch)  # keeps the fraction away from 0 where it is not used
 
     square = small * small
     term = small

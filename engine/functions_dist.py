@@ -1,0 +1,93 @@
+"""Functions for rules that build distributed ops (registered with
+:func:`rulepass.engine.rw_functions.function`):
+
+- ``op_dist(mesh, operands, results[, chunk_id])`` — an op dist attribute whose entries are those
+  Paddle writes for the given values or types (:func:`entry_of`);
+- ``stage_peer(from_mesh, to_mesh, rank)`` — the rank of ``to_mesh`` at ``rank``'s position in
+  ``from_mesh`` (pipeline stages hold equal meshes: rank i of one stage talks to rank i of the next);
+- ``p2p_ring(src, dst)`` — the ring id of the process group ``[src, dst]``, created in the program's
+  table when missing (live: it changes the program, journaled).
+"""
+
+from __future__ import annotations
+
+from .exprs import ABSENT
+from .ir import Value
+from .rw_functions import function
+from .types import (
+    NULL_DIST,
+    DenseTensorType,
+    DistTensorType,
+    NullType,
+    OperationDistAttr,
+    ProcessMesh,
+    VectorType,
+)
+
+
+def entry_of(x):
+    """The op-dist-attr entry Paddle writes for a value or type: a dist type's attribute, the
+    null attribute for a missing value, ``<#AttrNull>`` (None) for a dense tensor, a tuple for
+    a vector."""
+    if isinstance(x, Value):
+        x = x.type
+    if x is None or x is ABSENT or isinstance(x, NullType):
+        return NULL_DIST
+    if isinstance(x, DistTensorType):
+        return x.dist
+    if isinstance(x, VectorType):
+        return tuple(entry_of(i) if not isinstance(i, DenseTensorType) else NULL_DIST
+                     for i in x.items)
+    return None
+
+
+@function("op_dist")
+def op_dist(program, mesh, operands, results, chunk_id=-1):
+    """``OperationDistAttr(mesh, [entry of each operand], [entry of each result], chunk_id)``;
+    operands and results are values or types (see :func:`entry_of`). Raises ``TypeError`` when
+    ``mesh`` is not a process mesh."""
+    if not isinstance(mesh, ProcessMesh):
+        raise TypeError(f"op_dist() needs a process mesh first, got {mesh!r}")
+    return OperationDistAttr(mesh, [entry_of(x) for x in operands],
+                             [entry_of(x) for x in results], int(chunk_id))
+
+
+@function("stage_peer")
+def stage_peer(program, from_mesh, to_mesh, rank):
+    """The rank of ``to_mesh`` in the position ``rank`` holds in ``from_mesh``.
+
+    Raises ``ValueError`` when the meshes differ in size or ``rank`` is not in ``from_mesh``."""
+    if len(from_mesh.process_ids) != len(to_mesh.process_ids):
+        raise ValueError(f"stage meshes differ in size: {list(from_mesh.process_ids)} and "
+                         f"{list(to_mesh.process_ids)}")
+    if rank not in from_mesh.process_ids:
+        raise ValueError(f"rank {rank} is not in mesh {list(from_mesh.process_ids)}")
+    return to_mesh.process_ids[from_mesh.process_ids.index(rank)]
+
+
+@function("p2p_ring", live=True)
+def p2p_ring(program, src, dst):
+    """Ring id of the group ``[src, dst]`` (created when missing): Paddle's p2p groups hold the
+    sender first, so a send's peer is 1 and a receive's peer is 0."""
+    return program.add_process_group([int(src), int(dst)])
+
+
+@function("used_chunk", live=True)
+def used_chunk(program, value):
+    """The chunk of the first op downstream of ``value`` whose dist attribute has one (depth
+    first through results, each op once), or -1. Paddle 3.3.1 ``pass_utils.find_var_used_op_
+    chunk_id``, used to give a pipeline ``recv_v2`` its chunk."""
+    if not isinstance(value, Value):
+        value = value.results[0]
+    seen: set = set()
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        for op in v.users():
+            if id(op) in seen:
+                continue
+            seen.add(id(op))
+            if op.dist_attr is not None and op.dist_attr.chunk_id != -1:
+                return op.dist_attr.chunk_id
+            stack.extend(reversed(op.results))
+    return -1

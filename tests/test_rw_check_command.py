@@ -1,0 +1,81 @@
+"""`rulepass check`'s engine side: lint warnings, test block outcomes and the summary line, and
+the pytest plugin collecting `.rw` test blocks."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+from rulepass.engine.api import load_rules_text
+from rulepass.engine.rw_lint import lint
+from rulepass.engine.rw_tests import check
+
+PROGRAM = '''
+    {
+        (%0) = "pd_op.data" () {name:"x"} : () -> tensor<4xf32>
+        (%1) = "pd_op.relu" (%0) {} : (tensor<4xf32>) -> tensor<4xf32>
+    }
+'''
+
+RULES = textwrap.dedent('''
+    pass tag {
+      # mark each relu once
+      rule tag { match { o = pd_op.relu(x) } where not has(o.tagged) rewrite { set o.tagged = true } }
+    }
+    test tags {
+      run tag
+      input """''' + PROGRAM + '''"""
+      expect """
+        {
+            (%0) = "pd_op.data" () {name:"x"} : () -> tensor<4xf32>
+            (%1) = "pd_op.relu" (%0) {tagged:true} : (tensor<4xf32>) -> tensor<4xf32>
+        }
+      """
+    }
+    test wrong_expectation { run tag input """''' + PROGRAM + '''""" expect unchanged }
+    test wrong_error { run tag input """''' + PROGRAM + '''""" expect error "boom" }
+''')
+
+
+def test_check_runs_test_blocks_and_summarises(tmp_path):
+    (tmp_path / "tag.rw").write_text(RULES)
+    report = check([tmp_path])
+    assert [o.passed for o in report.outcomes] == [True, False, False]
+    lines = report.lines()
+    assert lines[-1] == "1 passed, 2 failed"
+    assert "test wrong_expectation: FAILED" in lines[0] and "+" in lines[0]
+    assert "expected an error containing 'boom'" in lines[1]
+    assert any("'x' is bound but never read" in w for w in report.warnings)
+
+
+def test_check_reports_a_file_that_does_not_load(tmp_path):
+    (tmp_path / "bad.rw").write_text("pass p {\n")
+    report = check([tmp_path])
+    assert report.failed == 1 and "syntax error" in report.errors[0]
+    assert report.lines()[-1] == "0 passed, 1 failed"
+
+
+def test_lint_warns_about_unconnected_patterns_empty_rewrites_and_untested_passes():
+    rule_set = load_rules_text(textwrap.dedent("""
+    pass p {
+      rule pairs { match { a = pd_op.relu(_)  b = pd_op.tanh(_) } rewrite { erase a } }
+      rule nothing { match { a = pd_op.relu(_) } rewrite { } }
+      rule joined { match { a = pd_op.relu(x)  b = pd_op.tanh(x) } rewrite { erase a, b } }
+    }"""), "l.rw")
+    shown = [str(w) for w in lint(rule_set)]
+    assert "l.rw:2: warning: pass p has no test block" in shown
+    assert any(w.startswith("l.rw:3: warning: rule pairs: patterns a / b share no") for w in shown)
+    assert any(w.startswith("l.rw:4: warning: rule nothing: empty rewrite") for w in shown)
+    assert not any("rule joined" in w for w in shown)
+
+
+def test_the_pytest_plugin_collects_rw_test_blocks(tmp_path):
+    # The plugin is registered through the pytest11 entry point, so a plain pytest run finds it.
+    (tmp_path / "tag.rw").write_text(RULES)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          str(tmp_path / "tag.rw")], capture_output=True, text=True,
+                         cwd=tmp_path)
+    assert "1 passed, 2 failed" in run.stdout.replace("2 failed, 1 passed", "1 passed, 2 failed")
+    assert "test wrong_expectation: FAILED" in run.stdout
+    assert "Traceback" not in run.stdout
