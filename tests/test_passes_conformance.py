@@ -115,3 +115,42 @@ def test_pass_twice_equals_once(rules, name, rank_dir, before, after):
     once = run(rules, name, before.read_text(), rank_dir)
     twice = run(rules, name, once, rank_dir)
     assert twice == once, f"{name} changed its own output:\n" + first_difference(once, twice)
+
+
+def cli_has_rewrite() -> bool:
+    from rulepass.cli import build_parser
+
+    try:
+        build_parser().parse_args(["rewrite", "x.pir", "--pass", "grad_chunk"])
+    except SystemExit:
+        return False
+    return True
+
+
+def one_pair_per_pass() -> list:
+    seen, cases = set(), []
+    for case in captured_pairs():
+        name = case.values[0]
+        if name not in seen and name != "drop_trivial_comm":  # needs the groups header
+            seen.add(name)
+            cases.append(case)
+    return cases
+
+
+@pytest.mark.parametrize("name,rank_dir,before,after", one_pair_per_pass())
+def test_command_line_reproduces_paddle(name, rank_dir, before, after, tmp_path):
+    """`rulepass rewrite BEFORE --pass NAME -p ... -o OUT` writes Paddle's file."""
+    import subprocess
+    import sys
+
+    if ENGINE_MISSING:
+        pytest.skip(ENGINE_MISSING)
+    if not cli_has_rewrite():
+        pytest.skip("the command line has no `rewrite` command yet")
+    out = tmp_path / "out.pir"
+    args = [sys.executable, "-m", "rulepass", "rewrite", str(before), "--pass", name, "-o", str(out)]
+    for key, value in pass_params(name, rank_dir).items():
+        args += ["-p", f"{key}={value}"]
+    done = subprocess.run(args, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert out.read_text() == after.read_text()

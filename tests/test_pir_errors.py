@@ -165,3 +165,28 @@ def test_cli_reports_one_clear_message(tmp_path):
         first = done.stderr.splitlines()[0]
         assert first == f"{path}:2:48: parse error: unknown element type 'f33'; expected one of " \
                         "f16, bf16, f32, f64, i8, u8, i16, i32, i64, b, c64, c128"
+
+
+def test_error_late_in_a_long_program_is_found_where_it_is():
+    # The grammar re-reads only the nesting of the lines the fast parser had read (structure_only):
+    # the report must still name the right line, inside regions too.
+    ops = [DATA] + [f'(%{k}) = "pd_op.relu" (%{k - 1}) {{}} : (tensor<4x8xf32>) -> tensor<4x8xf32>'
+                    for k in range(1, 400)]
+    region = ['(%400) = "pd_op.if" (%0) {} -> tensor<4x8xf32> {',
+              '    (%401) = "pd_op.relu" (%399) {} : (tensor<4x8xf32>) -> tensor<4x8xf32>',
+              '    () = "cf.yield" (%401) {} : (tensor<4x8xf32>) -> ',
+              '} else {',
+              '    () = "cf.yield" (%399) {} tensor<4x8xf32>) -> ',
+              "}"]
+    text = prog(*ops, *region)
+    with pytest.raises(ParseError) as info:
+        parse_program(text, "long.pir")
+    e = info.value
+    assert (e.line, e.col) == (406, 35)
+    assert e.source_line[34:].startswith("tensor<")
+    assert e.message.startswith("missing ':' before the operand types")
+    assert e.source_line.strip() == region[4].strip()
+    # Without the hint the grammar reads everything and must agree.
+    with pytest.raises(ParseError) as whole:
+        parse_program_lark(text, "long.pir")
+    assert (whole.value.line, whole.value.col, whole.value.message) == (e.line, e.col, e.message)
