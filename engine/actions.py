@@ -110,6 +110,7 @@ class Rewriter:
 
     # ---- actions ------------------------------------------------------------------------------
     def do_CreateOp(self, action: A.CreateOp, env: dict) -> None:
+        """`v = dialect.op(args) {attrs} : types`: before the latest matched op."""
         operands = []
         for expr in action.operands:
             value = self.eval(expr, env)
@@ -163,6 +164,7 @@ class Rewriter:
             env[action.binding] = op
 
     def do_ReplaceAction(self, action: A.ReplaceAction, env: dict) -> None:
+        """`replace a with b`: every use of `a` reads `b` (but in `b`'s own op)."""
         target = self.eval(action.target, env)
         replacement = self.eval(action.replacement, env)
         pairs = self.replacement_pairs(target, replacement, action.span)
@@ -193,6 +195,7 @@ class Rewriter:
         return [(old, new)]
 
     def do_EraseAction(self, action: A.EraseAction, env: dict) -> None:
+        """`erase a, b, body`: the ops (and nested ops) go together, users first."""
         doomed: dict[Operation, None] = {}
         stack = [self.eval(item, env) for item in action.items]
         while stack:
@@ -227,6 +230,7 @@ class Rewriter:
             self.outcome.changed = True
 
     def do_SetAction(self, action: A.SetAction, env: dict) -> None:
+        """`set o.key = e`, `set o.dist... = e`."""
         op = self.target_op(action.path, env)
         value = self.eval(action.value, env)
         names = action.path.names
@@ -265,6 +269,7 @@ class Rewriter:
             self.outcome.touch(op)
 
     def do_UnsetAction(self, action: A.UnsetAction, env: dict) -> None:
+        """`unset o.key`, `unset o.dist`."""
         op = self.target_op(action.path, env)
         names = action.path.names
         if names[0] == "dist" or names == ("op_dist_attr",):
@@ -289,6 +294,7 @@ class Rewriter:
         return op
 
     def do_RetypeAction(self, action: A.RetypeAction, env: dict) -> None:
+        """`retype v : t`."""
         value = as_value(self.eval(action.value, env), action.span)
         if not isinstance(value, Value):
             raise EvalError(f"retype takes a value, got {describe(value)}", action.span)
@@ -308,6 +314,7 @@ class Rewriter:
                 self.outcome.touch(user)
 
     def do_ForAction(self, action: A.ForAction, env: dict) -> None:
+        """`for x in xs [where e] { ... }` over a snapshot of the list."""
         items = iterate(self.eval(action.seq, env), action.seq.span)
         for item in items:
             inner = dict(env)
@@ -317,5 +324,6 @@ class Rewriter:
             self.actions(action.body, inner)
 
     def do_FailAction(self, action: A.FailAction, env: dict) -> None:
+        """`fail "message"`: stops the pass, naming the rule and the op."""
         message = self.eval(action.message, env)
         raise self.error(str(message), action.span)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import attrs
 
+from . import spmd
 from .attributes import Place, Symbol
 from .errors import RewriteError
 from .ir import Operation, Program, Value
@@ -107,16 +108,61 @@ class GradEmitter:
         self.created: list[Operation] = []
         self.forward_op: Operation | None = None
         self._contributed_now: list[tuple[Value, Value]] = []
+        self._averaged: dict = {}
 
     # -- used by grad definitions -------------------------------------------------------------
     def grad(self, value: Value | None) -> Value | None:
-        """The (summed) grad of forward value ``value``, or ``None`` when it has none."""
+        """The (summed) grad of forward value ``value``, or ``None`` when it has none. The grad
+        of a ``Partial(AVG)`` result of the current forward op comes divided by the group size
+        (:func:`spmd.average_factor`), made once."""
         if value is None:
             return None
-        return self.summed.get(value)
+        g = self.summed.get(value)
+        fwd = self.forward_op
+        if g is None or fwd is None or fwd.dist_attr is None or value.owner is not fwd:
+            return g
+        entry = fwd.dist_attr.results[value.index] if value.index < len(
+            fwd.dist_attr.results) else None
+        factor = spmd.average_factor(entry) if isinstance(entry, TensorDistAttr) else 1
+        if factor == 1:
+            return g
+        key = (id(fwd), value.index)
+        if key not in self._averaged:
+            t = g.type
+            one = (DistTensorType((1,), t.dtype, TensorDistAttr(t.mesh, (-1,)))
+                   if isinstance(t, DistTensorType) else DenseTensorType((1,), t.dtype))
+            full = self.create("pd_op.full", [], {
+                "dtype": Symbol(t.dtype), "place": Place("cpu"), "shape": (1,),
+                "stop_gradient": (True,), "value": 1.0 / factor}, [one])
+            scaled = self.create("pd_op.scale", [g, full.result], {
+                "bias": 0.0, "bias_after_scale": True}, [t])
+            self._averaged[key] = scaled.result
+        return self._averaged[key]
+
+    def _required_entry(self, v: Value | None):
+        """The dist attribute a grad op requires of operand ``v``: what the forward op read or
+        wrote it with, the dual for the grad of a forward result, else ``v``'s own."""
+        if v is None:
+            return NULL_DIST
+        fwd = self.forward_op
+        d = fwd.dist_attr if fwd is not None else None
+        if d is not None:
+            for i, fv in enumerate(fwd._operands):
+                if fv is v and i < len(d.operands) and isinstance(d.operands[i], TensorDistAttr):
+                    return d.operands[i]
+            for j, r in enumerate(fwd.results):
+                if j >= len(d.results) or not isinstance(d.results[j], TensorDistAttr):
+                    continue
+                if r is v:
+                    return d.results[j]
+                if self.summed.get(r) is v or self._averaged.get((id(fwd), j)) is v:
+                    return spmd.dual_of_result(d.results[j])
+        return dist_attr_of_type(v.type)
 
     def create(self, name: str, operands, attributes: dict, result_types) -> Operation:
-        """Create grad op ``name`` at the end of the program, linked to the current forward op."""
+        """Create grad op ``name`` at the end of the program, linked to the current forward op.
+        Its op dist attribute (when the forward op has one and every value is a dist tensor)
+        lists what it requires of each operand (:meth:`_required_entry`) and its result types."""
         fwd = self.forward_op
         attributes = dict(attributes)
         attributes.setdefault("op_role", GRAD_ROLE)
@@ -137,7 +183,7 @@ class GradEmitter:
                     mesh = merge_meshes(src.mesh, dst.mesh)
             dist = OperationDistAttr(
                 mesh,
-                [dist_attr_of_type(v.type) if v is not None else NULL_DIST for v in operands],
+                [self._required_entry(v) for v in operands],
                 [dist_attr_of_type(t) for t in result_types],
                 -1,
             )
@@ -156,11 +202,31 @@ class GradEmitter:
     def _commit(self) -> None:
         for value, grad in self._contributed_now:
             if value in self.needs:
+                self._place_grad(value, grad)
                 self.contributions.setdefault(value, []).append(grad)
             elif grad.owner is not None and grad.owner in self.created and not grad.num_uses:
                 # Paddle prints the grad of an input that needs none as a null result.
                 grad.set_type(NULL_TYPE)
         self._contributed_now = []
+
+    def _place_grad(self, value: Value, grad: Value) -> None:
+        """Give a fresh grad result the placement the duals say (:func:`spmd.grad_of_operand`)."""
+        fwd, op = self.forward_op, grad.owner
+        if fwd is None or fwd.dist_attr is None or op is None or op not in self.created:
+            return
+        if op.dist_attr is None or not isinstance(grad.type, DistTensorType):
+            return
+        index = next((i for i, fv in enumerate(fwd._operands) if fv is value), None)
+        if index is None:
+            return
+        placed = spmd.grad_of_operand(fwd.dist_attr, index)
+        if placed is None or placed.mesh != grad.type.mesh or placed == grad.type.dist:
+            return
+        grad.set_type(DistTensorType(grad.type.shape, grad.type.dtype, placed))
+        results = list(op.dist_attr.results)
+        results[grad.index] = placed
+        op.set_dist_attr(OperationDistAttr(op.dist_attr.mesh, op.dist_attr.operands, results,
+                                           op.dist_attr.chunk_id))
 
     def _sum(self, value: Value, producer: Operation) -> Value | None:
         grads = self.contributions.pop(value, [])
@@ -231,9 +297,12 @@ def append_backward(program: Program, grad_defs, loss: Value | None = None) -> B
         "place": Place("cpu"), "shape": (1,), "stop_gradient": (True,), "value": 1.0})
     program.block.append(full)
     emitter.created.append(full)
+    grad_type = loss_type
+    if isinstance(loss_type, DistTensorType):  # the grad of a partial loss is replicated
+        grad_type = DistTensorType(loss_type.shape, dtype, spmd.dual_of_result(loss_type.dist))
     loss_grad = emitter.create("pd_op.full_like", [loss, full.result],
                                {"dtype": Symbol(dtype), "place": Place("undefined:0")},
-                               [loss_type]).result
+                               [grad_type]).result
     emitter.contributions[loss] = [loss_grad]
 
     # 4. reverse walk.

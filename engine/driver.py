@@ -180,6 +180,7 @@ class Driver:
         exhausted budget or a repeated state."""
         rule = found.rule
         before = self.positions(found.ops)
+        self.ctx.functions.before_change()
         outcome = Rewriter(found, self.ctx, self.cpass.name).run()
         self.ctx.version += 1
         if not outcome.changed:

@@ -503,6 +503,14 @@ def expr_text(expr) -> str:
     return f"({expr_text(expr.left)} {symbol} {expr_text(expr.right)})"
 
 
+def condition_text(expr) -> str:
+    """`expr_text` without the parentheses around the whole expression."""
+    text = expr_text(expr)
+    if text.startswith("(") and text.endswith(")") and hasattr(expr, "left"):
+        return text[1:-1]
+    return text
+
+
 def show(x) -> str:
     """A value as a short text for `explain`."""
     if isinstance(x, Operation):

@@ -15,7 +15,7 @@ from time import perf_counter
 import attrs
 
 from .errors import RewriteError
-from .exprs import ABSENT, Context, EvalError, equal, evaluate, expr_text, show
+from .exprs import ABSENT, Context, EvalError, condition_text, equal, evaluate, show
 from .ir import Operation, Value
 from .printer import print_op
 from .rw_compile import CompiledPass, CompiledRule, PatternNode
@@ -235,7 +235,7 @@ class RuleMatcher:
         for term in plan.checks[step]:
             if not evaluate(term, env, self.ctx):
                 if self.explaining is not None:
-                    self.fail(step + 1, lambda: f"where `{expr_text(term)}` is false"
+                    self.fail(step + 1, lambda: f"where `{condition_text(term)}` is false"
                               + self.bindings_text(term, env))
                 return False
         return True

@@ -43,12 +43,17 @@ def _scalar_type(like, shape=()):
     return DenseTensorType(shape, "float32")
 
 
-def _dist(program_op_mesh, operands, results, chunk_id=-1):
+def _dist(program_op_mesh, operands, results, chunk_id=-1, required=None):
+    """The op dist attribute: each operand's own entry unless ``required`` (index → attribute)
+    says what the op needs (a grad must be placed as its parameter: a partial grad gets summed
+    by the reshard the partition step inserts)."""
     if program_op_mesh is None:
         return None
+    required = required or {}
     return OperationDistAttr(
         program_op_mesh,
-        [dist_attr_of_type(v.type) if v is not None else NULL_DIST for v in operands],
+        [required.get(i, dist_attr_of_type(v.type) if v is not None else NULL_DIST)
+         for i, v in enumerate(operands)],
         [dist_attr_of_type(t) if t != NULL_TYPE else NULL_DIST for t in results],
         chunk_id,
     )
@@ -68,9 +73,10 @@ def trainable_parameters(program: Program) -> list[Operation]:
 
 
 def _create(program: Program, name, operands, attributes, result_types, mesh,
-            before: Operation | None = None, after: Operation | None = None) -> Operation:
+            before: Operation | None = None, after: Operation | None = None,
+            required=None) -> Operation:
     op = Operation.create(name, operands, result_types, attributes,
-                          _dist(mesh, operands, result_types))
+                          _dist(mesh, operands, result_types, required=required))
     if before is not None:
         program.block.insert_before(before, op)
     elif after is not None:
@@ -126,7 +132,7 @@ def append_optimizer(program: Program, grads: dict, optimizer: str = "sgd",
             mesh = producer.dist_attr.mesh if producer.dist_attr is not None else None
             add = _create(program, "pd_op.add_", [buffer, grad], {
                 "grad_merge_add": True, "op_role": BACKWARD_ROLE, "stop_gradient": (False,)},
-                [p.result.type], mesh, after=producer)
+                [p.result.type], mesh, after=producer, required=_as_param(p, 1))
             if "chunk_id" in producer.attributes:
                 add.set_attr("chunk_id", producer.attributes["chunk_id"])
             if add.dist_attr is not None and producer.dist_attr is not None:
@@ -154,7 +160,8 @@ def append_optimizer(program: Program, grads: dict, optimizer: str = "sgd",
         if optimizer == "sgd":
             update = _create(program, "pd_op.sgd_", [p.result, lr, grad, None], {
                 "multi_precision": False, "op_role": OPTIMIZE_ROLE,
-                "stop_gradient": (True, False)}, [p.result.type, NULL_TYPE], mesh)
+                "stop_gradient": (True, False)}, [p.result.type, NULL_TYPE], mesh,
+                required=_as_param(p, 2))
         else:
             update = _adamw(program, p, lr, grad, mesh, hyper)
         made.append(update)
@@ -177,6 +184,13 @@ def append_optimizer(program: Program, grads: dict, optimizer: str = "sgd",
                             [p.result.type], mesh)
             made += [zero, *bounds, reset]
     return made
+
+
+def _as_param(param: Operation, index: int) -> dict:
+    """``{index: the parameter's dist attribute}``: operand ``index`` must be placed as the
+    parameter (empty for a dense parameter)."""
+    t = param.result.type
+    return {index: t.dist} if isinstance(t, DistTensorType) else {}
 
 
 def _int_array_type(like):
@@ -210,7 +224,8 @@ def _adamw(program, p: Operation, lr, grad, mesh, hyper) -> Operation:
                     "multi_precision": False, "op_role": OPTIMIZE_ROLE,
                     "use_global_beta_pow": False, "with_decay": True,
                     "stop_gradient": (True,) * 7},
-                   [t, t, t, NULL_TYPE, pow_type, pow_type, NULL_TYPE], mesh)
+                   [t, t, t, NULL_TYPE, pow_type, pow_type, NULL_TYPE], mesh,
+                   required=_as_param(p, 1))
 
 
 def optimizer_state_initial_values(program: Program, hyper: dict | None = None) -> dict:

@@ -99,7 +99,10 @@ class ProgramBuilder(Transformer):
 
     def NUMBER(self, t):
         text = str(t)
-        return int(text) if re.fullmatch(r"-?\d+", text) else float(text)
+        if re.fullmatch(r"-?\d+", text):
+            # `%g` prints the float -0.0 as "-0"; no integer prints so.
+            return int(text) if text != "-0" else -0.0
+        return float(text)
 
     def STRING(self, t):
         return _unquote(str(t))

@@ -327,6 +327,8 @@ def _attr_value(sc: _Scan):
             return hit
         value = _op_dist_attr(sc)
         if end > 0 and sc.i == end:
+            if len(_dist_attr_cache) > 10_000:
+                _dist_attr_cache.clear()
             _dist_attr_cache[s[i:end]] = value
         return value
     if s.startswith("true", i) and not _is_word_char(s, i + 4):
@@ -348,7 +350,8 @@ def _attr_value(sc: _Scan):
         sc.i = m.end()
         text = m.group(0)
         if re.fullmatch(r"-?\d+", text):
-            return int(text)
+            # `%g` prints the float -0.0 as "-0"; no integer prints so.
+            return int(text) if text != "-0" else -0.0
         return float(text)
     m = _WORD.match(s, i)
     if m:

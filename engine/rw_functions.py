@@ -127,9 +127,11 @@ def arity(name: str) -> tuple | None:
 class FunctionCalls:
     """Calls registered functions during one pass.
 
-    Non-live functions run on a copy of the program taken when the pass started (`snapshot`),
-    with ops and values mapped to the copy and back, each distinct call once. Live functions run
-    on the program itself, every time.
+    Non-live functions see the program as the pass found it, each distinct call computed once.
+    Until the pass first changes the program they run on the program itself; just before the
+    first change (`before_change`) the program is copied, and later calls run on the copy, with
+    ops and values mapped to it and back. A pass that changes nothing copies nothing. Live
+    functions run on the program as it stands, every time.
     """
 
     def __init__(self, program, names):
@@ -138,7 +140,11 @@ class FunctionCalls:
         self.copy = None
         self.to_copy: dict = {}
         self.from_copy: dict = {}
-        if any(n in REGISTRY and not REGISTRY[n].live for n in names):
+        self.needs_copy = any(n in REGISTRY and not REGISTRY[n].live for n in names)
+
+    def before_change(self) -> None:
+        """Called by the driver before each rewrite: copy the program the first time."""
+        if self.needs_copy and self.copy is None:
             self.snapshot()
 
     def snapshot(self) -> None:
@@ -167,6 +173,10 @@ class FunctionCalls:
         key = (name, tuple(_identity(a) for a in args))
         if key in self.cache:
             return self.cache[key]
+        if self.copy is None:  # nothing changed yet: the program is as the pass found it
+            result = registered.fn(self.program, *args)
+            self.cache[key] = result
+            return result
         try:
             mapped = [_map(a, self.to_copy) for a in args]
         except KeyError:

@@ -29,7 +29,7 @@ class ProgramIndex:
         self.buckets: dict[tuple, dict] = {}
         self.filed: dict[Operation, list] = {}
         for op in program.walk():
-            self.add(op)
+            self.file(op)
 
     def keys_of(self, op: Operation) -> list:
         """The index keys `op` is filed under."""
@@ -39,15 +39,21 @@ class ProgramIndex:
                 keys.append(("attr", key, hashable(op.attributes[key])))
         return keys
 
+    def file(self, op: Operation) -> None:
+        """File `op` alone under its keys."""
+        keys = self.keys_of(op)
+        self.filed[op] = keys
+        for key in keys:
+            self.buckets.setdefault(key, {})[op] = None
+
     def add(self, op: Operation) -> None:
         """File `op` (and, for an op with regions, the ops nested in it)."""
+        if not op.regions:
+            self.file(op)
+            return
         for inner in op.walk():
-            if inner in self.filed:
-                continue
-            keys = self.keys_of(inner)
-            self.filed[inner] = keys
-            for key in keys:
-                self.buckets.setdefault(key, {})[inner] = None
+            if inner not in self.filed:
+                self.file(inner)
 
     def remove(self, op: Operation) -> None:
         """Unfile `op` (not its nested ops)."""

@@ -1,28 +1,32 @@
 """The whole chain from a forward dist program to one dense program per rank.
 
-Reads top to bottom as a flat list of named steps, in Paddle 3.3.1's order
+A flat list of named steps (:data:`CHAIN`), in Paddle 3.3.1's order
 (``python/paddle/distributed/auto_parallel/static/engine.py`` → ``pir_pass.py``):
 
-    complete_chunk_id      (VPP only)          rules/complete_chunk_id.rw
-    append_backward        grad definitions    rules/grad.rw, engine/backward.py
-    grad_chunk                                 rules/grad_chunk.rw
+    complete_chunk_id      VPP only                        rules/complete_chunk_id.rw
+    append_backward        grad definitions                rules/grad.rw, engine/backward.py
+    grad_chunk                                             rules/grad_chunk.rw
     optimizer              sgd_ / adamw_, gradient merge   engine/optimizer.py
     partition              complete dist attributes        rules/partition.rw
-    lower_pipeline_reshard (across stages)     rules/pipeline_reshard.rw
-    prune_other_ranks                          rules/prune_other_ranks.rw
-    check_chunk_id         (VPP only)          rules/check_chunk_id.rw
-    dist_to_dense                              rules/dist_to_dense.rw
-    drop_trivial_comm                          rules/drop_trivial_comm.rw
-    sp_fusion                                  rules/sp_fusion.rw
+    insert_reshards        a reshard before each reader needing another placement
+                                                           engine/partition.py
+    lower_reshard          placement changes on one mesh   rules/reshard.rw
+    lower_pipeline_reshard send/recv across stages         rules/pipeline_reshard.rw
+    prune_other_ranks                                      rules/prune_other_ranks.rw
+    check_chunk_id         VPP only                        rules/check_chunk_id.rw
+    dist_to_dense                                          rules/dist_to_dense.rw
+    drop_trivial_comm                                      rules/drop_trivial_comm.rw
+    sp_fusion                                              rules/sp_fusion.rw
 
-Each rule pass runs through the engine (fixpoint or sweep, traced, transactional); the two Python
-steps build what Paddle builds in Python too. :func:`compile_rank` returns the rank's program and a
-record of every step.
+Rule passes run through the engine (fixpoint or sweep, traced, transactional); the three Python
+steps build what Paddle builds in Python too. :func:`compile_rank` returns the rank's program and
+a record of every step.
 """
 
 from __future__ import annotations
 
 import time
+from typing import Callable
 
 import attrs
 
@@ -30,14 +34,15 @@ from rulepass.engine.api import RuleSet
 from rulepass.engine.backward import append_backward
 from rulepass.engine.ir import Program
 from rulepass.engine.optimizer import append_optimizer
+from rulepass.engine.partition import insert_reshards
 from rulepass.engine.rw_grad import load_grad_definitions
 from rulepass.engine.verify import verify
 
 
 @attrs.define
 class StepRecord:
-    """One step of the chain: its name, the rules applied (rule → count), seconds, and the
-    trace of rule applications (engine passes only)."""
+    """One step of the chain: its name, what it applied (rule → count for rule passes), seconds,
+    and the trace of rule applications (rule passes only)."""
 
     name: str
     applied: dict
@@ -54,57 +59,109 @@ class CompiledRank:
     steps: list
 
 
-def _rule_step(rules: RuleSet, program: Program, name: str, record: list, **params) -> None:
-    start = time.perf_counter()
-    result = rules.run_pass(program, name, **params)
-    applied: dict = {}
-    for application in result.trace:
-        applied[application.rule] = applied.get(application.rule, 0) + 1
-    record.append(StepRecord(name, applied, time.perf_counter() - start, result.trace))
+@attrs.define
+class ChainState:
+    """What the steps share while one rank is compiled."""
+
+    program: Program
+    rules: RuleSet
+    rank: int
+    pp: int
+    vpp: int
+    seg_method: str
+    micro_batches: int
+    optimizer: str
+    grads: list
+    backward: object = None
+
+
+@attrs.frozen
+class Step:
+    """A named step: ``run(state) -> applied`` (rule passes: the engine's trace), run only
+    when ``when(state)``."""
+
+    name: str
+    run: Callable
+    when: Callable = lambda state: True
+
+
+def rule_pass(name: str, **params: Callable) -> Callable:
+    """A step that runs rule pass ``name``; each param is computed from the state."""
+
+    def run(state: ChainState):
+        result = state.rules.run_pass(state.program, name,
+                                      **{k: f(state) for k, f in params.items()})
+        return result.trace
+
+    return run
+
+
+def _backward(state: ChainState):
+    state.backward = append_backward(state.program, state.grads)
+    return {"grad ops": len(state.backward.grad_ops)}
+
+
+def _optimizer(state: ChainState):
+    made = append_optimizer(state.program, state.backward.grads, optimizer=state.optimizer,
+                            micro_batches=state.micro_batches)
+    return {"ops": len(made)}
+
+
+def _insert_reshards(state: ChainState):
+    made = insert_reshards(state.program)
+    return {"reshards": len(made)} if made else {}
+
+
+def _rank(state: ChainState) -> int:
+    return state.rank
+
+
+def _vpp_only(state: ChainState) -> bool:
+    return state.vpp > 1
+
+
+CHAIN = [
+    Step("complete_chunk_id", rule_pass("complete_chunk_id", pp_degree=lambda s: s.pp,
+                                        vpp_degree=lambda s: s.vpp,
+                                        seg_method=lambda s: s.seg_method), _vpp_only),
+    Step("append_backward", _backward),
+    Step("grad_chunk", rule_pass("grad_chunk")),
+    Step("optimizer", _optimizer),
+    Step("partition", rule_pass("partition")),
+    Step("insert_reshards", _insert_reshards),
+    Step("lower_reshard", rule_pass("lower_reshard", rank=_rank)),
+    Step("lower_pipeline_reshard", rule_pass("lower_pipeline_reshard", rank=_rank)),
+    Step("prune_other_ranks", rule_pass("prune_other_ranks", rank=_rank)),
+    Step("check_chunk_id", rule_pass("check_chunk_id"), _vpp_only),
+    Step("dist_to_dense", rule_pass("dist_to_dense", rank=_rank)),
+    Step("drop_trivial_comm", rule_pass("drop_trivial_comm")),
+    Step("sp_fusion", rule_pass("sp_fusion", rank=_rank)),
+]
 
 
 def compile_rank(forward: Program, rules: RuleSet, rank: int, *, pp: int = 1, vpp: int = 1,
                  seg_method: str = "", micro_batches: int = 1, optimizer: str = "sgd",
                  grads=None) -> CompiledRank:
-    """Rewrite a copy of ``forward`` into ``rank``'s dense program (``forward`` is unchanged).
+    """Rewrite a copy of ``forward`` into ``rank``'s dense program (``forward`` is unchanged),
+    then check it with the dense verifier.
 
     Raises the engine's errors (naming the pass, rule and op) when a step fails.
     """
-    program = forward.clone()
-    steps: list[StepRecord] = []
-    if vpp > 1:
-        _rule_step(rules, program, "complete_chunk_id", steps, pp_degree=pp, vpp_degree=vpp,
-                   seg_method=seg_method)
-
-    start = time.perf_counter()
-    backward = append_backward(program, grads if grads is not None else load_grad_definitions())
-    steps.append(StepRecord("append_backward", {"grad ops": len(backward.grad_ops)},
-                            time.perf_counter() - start))
-    _rule_step(rules, program, "grad_chunk", steps)
-
-    start = time.perf_counter()
-    made = append_optimizer(program, backward.grads, optimizer=optimizer,
-                            micro_batches=micro_batches)
-    steps.append(StepRecord("optimizer", {"ops": len(made)}, time.perf_counter() - start))
-
-    for name, params in CHAIN_AFTER_OPTIMIZER:
-        if name in VPP_ONLY and vpp == 1:
+    state = ChainState(forward.clone(), rules, rank, pp, vpp, seg_method, micro_batches,
+                       optimizer, grads if grads is not None else load_grad_definitions())
+    records: list[StepRecord] = []
+    for step in CHAIN:
+        if not step.when(state):
             continue
-        _rule_step(rules, program, name, steps, **{k: rank for k in params})
-    verify(program, dense=True)
-    return CompiledRank(rank, program, steps)
-
-
-#: Passes Paddle runs only with virtual pipeline stages (``pir_pass.py``).
-VPP_ONLY = {"check_chunk_id"}
-
-#: The rule passes after the optimizer, each with the params that take the rank.
-CHAIN_AFTER_OPTIMIZER = [
-    ("partition", ()),
-    ("lower_pipeline_reshard", ("rank",)),
-    ("prune_other_ranks", ("rank",)),
-    ("check_chunk_id", ()),
-    ("dist_to_dense", ("rank",)),
-    ("drop_trivial_comm", ()),
-    ("sp_fusion", ("rank",)),
-]
+        start = time.perf_counter()
+        outcome = step.run(state)
+        seconds = time.perf_counter() - start
+        if isinstance(outcome, dict):
+            records.append(StepRecord(step.name, outcome, seconds))
+        else:
+            applied: dict = {}
+            for application in outcome:
+                applied[application.rule] = applied.get(application.rule, 0) + 1
+            records.append(StepRecord(step.name, applied, seconds, tuple(outcome)))
+    verify(state.program, dense=True)
+    return CompiledRank(rank, state.program, records)

@@ -205,7 +205,7 @@ def test_explain_names_the_first_failed_constraint():
     assert "it starts from pd_op.scale" in rule_set.explain(program, "fold_scales", 3)
     two_users = parse_program(chain(["pd_op.scale", "pd_op.scale"], {1: "scale:2", 2: "scale:3"})
                               .replace("}\n", f'    (%3) = "pd_op.relu" (%1) {{}} : ({T}) -> {T}\n}}\n'))
-    assert "where `(uses(i) == 1)` is false (with i = pd_op.scale)" in rule_set.explain(
+    assert "where `uses(i) == 1` is false (with i = pd_op.scale)" in rule_set.explain(
         two_users, "fold_scales", 2)
     assert print_program(program) == text  # explain changes nothing
 
@@ -338,3 +338,23 @@ def test_a_failed_pass_restores_retyped_program_inputs():
     assert "stop" in str(caught.value)  # raised after the retype
     assert print_program(program) == before
     assert str(program.kwargs[0].type.shape) == "(4,)"
+
+
+def test_non_live_functions_read_ops_in_the_program_as_the_pass_found_it():
+    @function("start_index_t")
+    def start_index(program, op):
+        return [o for o in program.walk()].index(op)
+
+    try:
+        rule_set = rules("""
+        pass p {
+          rule drop priority 1 { match { o = pd_op.tanh(x) } rewrite { replace o with x  erase o } }
+          rule pos { match { o = pd_op.relu(_) } where not has(o.pos)
+            rewrite { set o.pos = start_index_t(o)  set o.now = index(o) } }
+        }""")
+        program = parse_program(chain(["pd_op.tanh", "pd_op.relu", "pd_op.relu"]))
+        rule_set.run_pass(program, "p")
+    finally:
+        unregister("start_index_t")
+    relus = [op.attributes for op in program.walk() if op.name == "pd_op.relu"]
+    assert [(r["pos"], r["now"]) for r in relus] == [(2, 1), (3, 2)]

@@ -7,6 +7,8 @@ import sys
 import textwrap
 import time
 
+import pytest
+
 from rulepass.engine.api import load_rules_text
 from rulepass.engine.builder import Builder, tensor
 from rulepass.engine.ir import Block, Operation
@@ -40,6 +42,7 @@ def linear_chain(n: int):
     return builder.program
 
 
+@pytest.mark.slow
 def test_a_50000_op_chain_runs_to_fixpoint_without_recursion_error():
     rule_set = load_rules_text(RULES)
     limit = sys.getrecursionlimit()

@@ -114,3 +114,16 @@ def test_grammar_element_types_are_the_ir_element_types():
     pattern = program_parser().get_terminal("ELEMENT").pattern.value
     names = re.search(r"\(\?:([^)]*)\)", pattern).group(1).split("|")
     assert sorted(names) == sorted(ELEMENT_TYPES)
+
+
+def test_negative_zero_stays_a_float():
+    # Found by test_pir_hypothesis: `%g` prints the float -0.0 as "-0", which read back as the
+    # integer 0 and printed "0".
+    text = '{\n    (%0) = "pd_op.full" () {value:-0,zero:0} : () -> tensor<f32>\n}\n'
+    for parse in (fast_only, parse_program_lark):
+        program = parse(text)
+        value = program.ops[0].attributes["value"]
+        assert isinstance(value, float) and str(value) == "-0.0"
+        assert program.ops[0].attributes["zero"] == 0
+        assert isinstance(program.ops[0].attributes["zero"], int)
+        assert print_program(program) == text

@@ -151,3 +151,16 @@ def test_command_line_params_are_converted_to_the_declared_type():
         rules.run_pass(parse_program(PROGRAM), "p", param_strings=True, rank="x", on="true",
                        f="1", s="x")
     assert "'x' is not an int" in caught.value.message
+
+
+def test_includes_are_followed_relative_to_the_including_file(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "base.rw").write_text("pass base { }\n")
+    (tmp_path / "main.rw").write_text('include "sub/base.rw"\npipeline both = base\n')
+    rule_set = load_rules([tmp_path / "main.rw"])
+    assert set(rule_set.passes) == {"base"} and set(rule_set.pipelines) == {"both"}
+    (tmp_path / "broken.rw").write_text('\ninclude "missing.rw"\n')
+    with pytest.raises(RuleCompileError) as caught:
+        load_rules([tmp_path / "broken.rw"])
+    assert "missing.rw does not exist" in caught.value.message
+    assert (caught.value.line, caught.value.col) == (2, 1)

@@ -5,6 +5,8 @@ with a message saying what was expected."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulepass.engine import rw_ast as A
 from rulepass.engine.errors import RulepassError, RuleSyntaxError
@@ -290,3 +292,21 @@ def test_syntax_errors_are_rulepass_errors_without_a_lark_traceback():
         parse_rules("pass p {", "x.rw")
     assert caught.value.__cause__ is None
     assert "lark" not in str(caught.value).lower()
+
+
+TOKENS = ["pass", "rule", "match", "where", "rewrite", "{", "}", "(", ")", "o", "=", "==",
+          "pd_op.relu", "x", ",", "..", "_", "erase", "set", "o.k", "1", '"s"', "test", "run",
+          "input", "expect", "unchanged", "pipeline", "p", "#c\n", "\n", "region", "as", "..",
+          "inside", "value", "for", "in", "sp#1", "$r", "??", "and", "not", "[", "]", ":", "*",
+          "'", "&&", "!", '"open', "priority", "-", "sweep", "reverse", "include", "|"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(TOKENS), max_size=30))
+def test_any_token_soup_parses_or_raises_a_rule_syntax_error(tokens):
+    text = " ".join(tokens)
+    try:
+        parse_rules(text, "soup.rw")
+    except RuleSyntaxError as error:
+        assert error.line is not None and error.col is not None
+        assert error.message

@@ -224,18 +224,12 @@ def annotate_grad_links(block, state) -> list:
     return touched
 
 
-def install_hooks(rec: Recorder) -> None:
-    import paddle
-    import paddle.autograd.ir_backward as ir_backward
-    import paddle.distributed.auto_parallel.static.engine as engine_mod
+def patch_process_mesh_for_numpy2() -> None:
+    """Paddle 3.3.1's ProcessMesh.get_rank_by_dim_and_process_id does int() on a 1-element array,
+    which NumPy 2 rejects (shard_dataloader with shard_dims hits it); same result, plain int."""
     from paddle.distributed.auto_parallel.process_mesh import ProcessMesh
-    from paddle.distributed.auto_parallel.static.pir_pass import RemovePasses
-
-    engine_mod.Engine._init_comm = lambda self: None
-    engine_mod.Engine._initialize = lambda self, mode, init_parameters=True: None
 
     def rank_by_dim(self, dim, process_id):
-        # Paddle 3.3.1 does int() on a 1-element array, which NumPy 2 rejects.
         if process_id not in self.process_ids:
             return -1
         if dim is None:
@@ -244,6 +238,18 @@ def install_hooks(rec: Recorder) -> None:
         return int(np.argwhere(np.asarray(self.mesh) == process_id)[0][axis])
 
     ProcessMesh.get_rank_by_dim_and_process_id = rank_by_dim
+
+
+def install_hooks(rec: Recorder) -> None:
+    import paddle
+    import paddle.autograd.ir_backward as ir_backward
+    import paddle.distributed.auto_parallel.static.engine as engine_mod
+    from paddle.distributed.auto_parallel.static.pir_pass import RemovePasses
+
+    engine_mod.Engine._init_comm = lambda self: None
+    engine_mod.Engine._initialize = lambda self, mode, init_parameters=True: None
+
+    patch_process_mesh_for_numpy2()
 
     def around(name, fn, program_of):
         def wrapped(*args, **kwargs):
@@ -501,25 +507,32 @@ def write_example(cfg_name: str) -> None:
     shutil.copyfile(forward, dst / "forward.pir")
     for name in ("params.npz", "data.npz", "reference.json", "params_final.npz"):
         shutil.copyfile(src / name, dst / name)
-    seg = cfg["seg_method"]
-    (dst / "config.toml").write_text(
-        "# Captured from PaddlePaddle 3.3.1 by tools/capture_paddle.py; forward.pir is rank 0's\n"
-        "# forward_dist stage (the global view after mix2dist and forward op roles).\n"
-        "[parallel]\n"
-        f"world_size = {cfg['world_size']}\n"
-        f"pp = {cfg['pp']}\n"
-        f"vpp = {cfg['vpp']}\n"
-        f"mp = {cfg['mp']}\n"
-        f"dp = {cfg['dp']}\n"
-        f"schedule = \"{cfg['schedule']}\"\n"
-        f"micro_batches = {cfg['micro_batches']}\n"
-        f"seg_method = \"{seg}\"\n"
-        "\n[train]\n"
-        "optimizer = \"sgd\"\n"
-        f"lr = {LEARNING_RATE}\n"
-        f"steps = {STEPS}\n"
-        "\n[check]\n"
-        "rtol = 1e-5\n")
+    if cfg["pp"] > 1:
+        schedule = f'schedule = "{cfg["schedule"]}"\n'
+    else:
+        schedule = '# no pipeline in Paddle\'s run; with pp = 1 the schedule is moot\nschedule = "FThenB"\n'
+    lines = [
+        "# Captured from PaddlePaddle 3.3.1 by tools/capture_paddle.py; forward.pir is rank 0's",
+        "# forward_dist stage (the global view after mix2dist and forward op roles).",
+        "[parallel]",
+        f"world_size = {cfg['world_size']}",
+        f"pp = {cfg['pp']}",
+        f"vpp = {cfg['vpp']}",
+        f"mp = {cfg['mp']}",
+        f"dp = {cfg['dp']}",
+        schedule.rstrip("\n"),
+        f"micro_batches = {cfg['micro_batches']}",
+        f'seg_method = "{cfg["seg_method"]}"',
+        "",
+        "[train]",
+        'optimizer = "sgd"',
+        f"lr = {LEARNING_RATE}",
+        f"steps = {STEPS}",
+        "",
+        "[check]",
+        "rtol = 1e-5",
+    ]
+    (dst / "config.toml").write_text("\n".join(lines) + "\n")
 
 
 def main() -> int:

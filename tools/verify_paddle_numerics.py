@@ -105,7 +105,6 @@ def worker(cfg_name: str) -> None:
     import paddle.distributed.auto_parallel.static.engine as engine_mod
     from paddle import nn
     from paddle.base import core
-    from paddle.distributed.auto_parallel.process_mesh import ProcessMesh
     from paddle.distributed.auto_parallel.static import process_group
 
     # DistModel calls fleet.init when POD_NAME is set, which allocates ring ids of its own and
@@ -118,15 +117,7 @@ def worker(cfg_name: str) -> None:
     data = np.load(root / "data.npz")
     reference = json.loads((root / "reference.json").read_text())
 
-    def rank_by_dim(self, dim, process_id):
-        if process_id not in self.process_ids:
-            return -1
-        if dim is None:
-            return 0
-        axis = dim if isinstance(dim, int) else self.dim_names.index(dim)
-        return int(np.argwhere(np.asarray(self.mesh) == process_id)[0][axis])
-
-    ProcessMesh.get_rank_by_dim_and_process_id = rank_by_dim
+    capture.patch_process_mesh_for_numpy2()
 
     group_stores = []  # kept alive for the whole run
 
@@ -134,8 +125,8 @@ def worker(cfg_name: str) -> None:
         if self._is_instantiate:
             return
         if self.nranks >= 2 and rank in self.ranks:
-            # gloo's rendezvous keys are not prefixed by the ring id, so groups sharing one store
-            # cross-connect; every group but the world gets a store of its own
+            # gloo's rendezvous keys do not name the ring, so each group but the world gets a
+            # store of its own to keep the groups' rendezvous apart
             if self.id == 0:
                 store = core.create_or_get_global_tcp_store()
             else:

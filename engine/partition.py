@@ -1,0 +1,56 @@
+"""Insert ``dist_op.reshard`` wherever a value's placement differs from what its reader requires.
+
+Reimplements the insertion half of Paddle 3.3.1's ``apply_reshard_pass``
+(``python/paddle/distributed/auto_parallel/static/pir_pass.py``): every op with an op dist
+attribute states, per operand, the dist attribute it computes with; when the operand's value has
+another placement on the same process mesh, a reshard to the required attribute is inserted right
+before that reader (one per reader, with the reader's ``op_role`` and chunk, so it runs in the
+reader's pipeline job). Cross-mesh changes are explicit ``dist_op.reshard`` ops already (pipeline
+stage boundaries) and are left to ``rules/pipeline_reshard.rw``; the inserted same-mesh reshards are
+lowered by ``rules/reshard.rw``.
+
+The rule language has no action that rewires one operand of one op, so this step is Python; it
+records every change through the IR's journaled mutation API.
+"""
+
+from __future__ import annotations
+
+from .ir import Operation, Program
+from .types import DistTensorType, OperationDistAttr, TensorDistAttr
+
+
+def _needs_reshard(value_type, required) -> bool:
+    if not isinstance(value_type, DistTensorType) or not isinstance(required, TensorDistAttr):
+        return False
+    if required.is_null or required.mesh != value_type.mesh:
+        return False
+    have = value_type.dist
+    return (have.dims_mapping, have.partial) != (required.dims_mapping, required.partial)
+
+
+def insert_reshards(program: Program) -> list[Operation]:
+    """Insert the reshards (in place); returns them in program order."""
+    made: list[Operation] = []
+    for op in list(program.block):
+        d = op.dist_attr
+        if d is None or op.name == "dist_op.reshard":
+            continue
+        for i, v in enumerate(op.operands):
+            if v is None or i >= len(d.operands):
+                continue
+            required = d.operands[i]
+            if not _needs_reshard(v.type, required):
+                continue
+            src = v.type
+            dst = DistTensorType(src.shape, src.dtype, required)
+            attributes = {"op_role": op.op_role if op.op_role >= 0 else 0,
+                          "stop_gradient": (True,) if op.op_role == 2 else (False,)}
+            if "chunk_id" in op.attributes:
+                attributes["chunk_id"] = op.attributes["chunk_id"]
+            reshard = Operation.create(
+                "dist_op.reshard", [v], [dst], attributes,
+                OperationDistAttr(src.mesh, [src.dist], [required], d.chunk_id))
+            program.block.insert_before(op, reshard)
+            op.set_operand(i, reshard.result)
+            made.append(reshard)
+    return made
