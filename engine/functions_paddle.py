@@ -401,42 +401,42 @@ def vpp_start(program: Program, op: Operation, pp: int, vpp: int, seg: str) -> s
     return kept[2] if kept is not None and kept[0] == (pp, vpp, seg) else ""
 
 
-def _placement(program, op, pp, vpp, seg) -> OpPlacement | None:
+def _placement(program, op) -> OpPlacement | None:
     kept = _LAYOUTS.get(program)
-    if kept is None or kept[0] != (pp, vpp, seg) or kept[1] is None:
+    if kept is None or kept[1] is None:
         return None
     return kept[1].placement(op)
 
 
 @function("vpp_chunk", live=True)
-def vpp_chunk(program: Program, op: Operation, pp: int, vpp: int, seg: str):
-    """Rule function `vpp_chunk(op, pp, vpp, seg_method)`: the virtual chunk the layout gives `op`,
-    absent (None) when the layout does not cover it."""
-    place = _placement(program, op, pp, vpp, seg)
+def vpp_chunk(program: Program, op: Operation):
+    """Rule function `vpp_chunk(op)`: the virtual chunk the layout `vpp_start` computed gives
+    `op`, absent (None) when the layout does not cover it."""
+    place = _placement(program, op)
     return place.chunk if place is not None else None
 
 
 @function("vpp_mesh", live=True)
-def vpp_mesh(program: Program, op: Operation, pp: int, vpp: int, seg: str):
-    """Rule function `vpp_mesh(op, pp, vpp, seg_method)`: the process mesh of the stage the layout
-    puts `op` on, absent when the layout does not cover it."""
-    place = _placement(program, op, pp, vpp, seg)
+def vpp_mesh(program: Program, op: Operation):
+    """Rule function `vpp_mesh(op)`: the process mesh of the stage the layout puts `op` on, absent
+    when the layout does not cover it."""
+    place = _placement(program, op)
     return place.mesh if place is not None else None
 
 
 @function("vpp_moves", live=True)
-def vpp_moves(program: Program, op: Operation, pp: int, vpp: int, seg: str) -> bool:
-    """Rule function `vpp_moves(op, pp, vpp, seg_method)`: whether `op`'s mesh is rewritten to its
-    stage mesh (a layer op, and the layers' stages never decrease)."""
-    place = _placement(program, op, pp, vpp, seg)
+def vpp_moves(program: Program, op: Operation) -> bool:
+    """Rule function `vpp_moves(op)`: whether `op`'s mesh is rewritten to its stage mesh (a layer
+    op, and the layers' stages never decrease)."""
+    place = _placement(program, op)
     return place is not None and place.moves
 
 
 @function("vpp_kind", live=True)
-def vpp_kind(program: Program, op: Operation, pp: int, vpp: int, seg: str) -> str:
-    """Rule function `vpp_kind(op, pp, vpp, seg_method)`: "op", "reshard", "to_local", "local",
-    "from_local", or "" when the layout does not cover `op` (see :class:`OpPlacement`)."""
-    place = _placement(program, op, pp, vpp, seg)
+def vpp_kind(program: Program, op: Operation) -> str:
+    """Rule function `vpp_kind(op)`: "op", "reshard", "to_local", "local", "from_local", or ""
+    when the layout does not cover `op` (see :class:`OpPlacement`)."""
+    place = _placement(program, op)
     return place.kind if place is not None else ""
 
 

@@ -34,6 +34,8 @@ EXAMPLES_DIR = REPO / "examples"
 STEPS = 3
 LEARNING_RATE = 0.05
 SEED = 2024
+# AdamW as constructed below: Paddle's defaults apart from the weight decay
+ADAMW = dict(beta1=0.9, beta2=0.999, epsilon=1e-8, weight_decay=0.01)
 
 # name -> configuration. `layer_stages[i]` is the pipeline stage of MyLinear layer i
 # (the head Linear always sits on the last stage).
@@ -56,6 +58,9 @@ CONFIGS: dict[str, dict] = {
     "mp2_sp": dict(kind="mp", world_size=2, pp=1, vpp=1, mp=2, dp=1, schedule="none",
                    micro_batches=1, global_batch=4, seq=4, hidden=8, inter=16, out=8,
                    seg_method="", sequence_parallel=True),
+    "pp2_1f1b_adamw": dict(kind="pp", world_size=2, pp=2, vpp=1, mp=1, dp=1, schedule="1F1B",
+                           micro_batches=4, global_batch=8, hidden=8, inter=16, out=4,
+                           layer_stages=[0, 1], seg_method="", local_map=False, optimizer="adamw"),
     "dp2_pp2": dict(kind="pp", world_size=4, pp=2, vpp=1, mp=1, dp=2, schedule="1F1B",
                     micro_batches=2, global_batch=8, hidden=8, inter=16, out=4,
                     layer_stages=[0, 1], seg_method="", local_map=False),
@@ -171,6 +176,14 @@ def build_model(cfg: dict, distributed: bool):
         return PipelineMLP(stage_meshes), stage_meshes
     mesh = dist.ProcessMesh(list(range(cfg["world_size"])), dim_names=["mp"]) if distributed else None
     return TensorParallelMLP(mesh), [mesh]
+
+
+def make_optimizer(cfg: dict, parameters):
+    import paddle
+
+    if cfg.get("optimizer", "sgd") == "adamw":
+        return paddle.optimizer.AdamW(learning_rate=LEARNING_RATE, parameters=parameters, **ADAMW)
+    return paddle.optimizer.SGD(learning_rate=LEARNING_RATE, parameters=parameters)
 
 
 def make_data(cfg: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -417,7 +430,7 @@ def capture(cfg_name: str, rank: int) -> None:
         dist_loader = dist.shard_dataloader(loader, meshes=[meshes[0], meshes[-1]], shard_dims=shard_dims)
     else:
         dist_loader = dist.shard_dataloader(loader, meshes=meshes[0])
-    optimizer = paddle.optimizer.SGD(learning_rate=LEARNING_RATE, parameters=model.parameters())
+    optimizer = make_optimizer(cfg, model.parameters())
     strategy = make_strategy(cfg)
 
     error = None
@@ -476,7 +489,7 @@ def reference(cfg_name: str) -> None:
     assert not missing, f"program parameters without values: {missing}"
 
     x, y = make_data(cfg)
-    optimizer = paddle.optimizer.SGD(learning_rate=LEARNING_RATE, parameters=model.parameters())
+    optimizer = make_optimizer(cfg, model.parameters())
     loss_fn = nn.MSELoss()
     losses = []
     for step in range(STEPS):
