@@ -454,6 +454,10 @@ def capture(cfg_name: str, rank: int) -> None:
 
     if error is None:
         engine = dist_model._engine
+        # the startup program as the engine leaves it (never run here): initial values of the
+        # optimizer state and of the parameters (random initialisers)
+        (out_dir / "startup.pir").write_text(str(engine._startup_progs["train"]))
+        rec.written.append("startup.pir")
         plan = engine._job_plan
         if plan is not None:
             jobs = [f"{job.type()}:{job.micro_batch_id()}" for job in plan.job_list()]
