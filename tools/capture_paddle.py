@@ -503,6 +503,8 @@ def reference(cfg_name: str) -> None:
         optimizer.clear_grad()
         losses.append(float(loss.numpy()))
     final = {name_of[k]: v.numpy() for k, v in model.state_dict().items()}
+    if cfg.get("optimizer") == "adamw":
+        save_adamw_state(cfg_dir, model, name_of, params, optimizer)
 
     np.savez(cfg_dir / "params.npz", **params)
     np.savez(cfg_dir / "params_final.npz", **final)
@@ -515,6 +517,32 @@ def reference(cfg_name: str) -> None:
     (cfg_dir / "reference.json").write_text(json.dumps(reference_json, indent=1) + "\n")
 
 
+ADAMW_STATE = ("moment1_0", "moment2_0", "beta1_pow_acc_0", "beta2_pow_acc_0")
+
+
+def save_adamw_state(cfg_dir: Path, model, name_of: dict, params: dict, optimizer) -> None:
+    """AdamW's state lives in persistable `pd_op.data` values named `<parameter>_<suffix>`
+    (not in builtin.parameter): write its start (as Paddle's startup program sets it: moments
+    zero, beta powers beta1/beta2, shape [1]) and its value after training."""
+    initial = {}
+    for name, value in params.items():
+        initial[f"{name}_moment1_0"] = np.zeros_like(value)
+        initial[f"{name}_moment2_0"] = np.zeros_like(value)
+        initial[f"{name}_beta1_pow_acc_0"] = np.full([1], ADAMW["beta1"], dtype="float32")
+        initial[f"{name}_beta2_pow_acc_0"] = np.full([1], ADAMW["beta2"], dtype="float32")
+    plain_to_program = {v.name: name_of[k] for k, v in model.state_dict().items()}
+    final = {}
+    for key, value in optimizer.state_dict().items():
+        if not hasattr(value, "numpy"):
+            continue
+        plain, suffix = next((p, key[len(p) + 1:]) for p in plain_to_program
+                             if key.startswith(p + "_") and key[len(p) + 1:] in ADAMW_STATE)
+        final[f"{plain_to_program[plain]}_{suffix}"] = value.numpy()
+    assert set(final) == set(initial), sorted(set(final) ^ set(initial))
+    np.savez(cfg_dir / "opt_state.npz", **initial)
+    np.savez(cfg_dir / "opt_state_final.npz", **final)
+
+
 def write_example(cfg_name: str) -> None:
     cfg = CONFIGS[cfg_name]
     src = DATA_DIR / cfg_name
@@ -522,8 +550,10 @@ def write_example(cfg_name: str) -> None:
     dst.mkdir(parents=True, exist_ok=True)
     forward = sorted((src / "rank0").glob("*_forward_dist.pir"))[0]
     shutil.copyfile(forward, dst / "forward.pir")
-    for name in ("params.npz", "data.npz", "reference.json", "params_final.npz"):
-        shutil.copyfile(src / name, dst / name)
+    for name in ("params.npz", "data.npz", "reference.json", "params_final.npz",
+                 "opt_state.npz", "opt_state_final.npz"):
+        if (src / name).exists():
+            shutil.copyfile(src / name, dst / name)
     if cfg["pp"] > 1:
         schedule = f'schedule = "{cfg["schedule"]}"\n'
     else:
@@ -542,7 +572,7 @@ def write_example(cfg_name: str) -> None:
         f'seg_method = "{cfg["seg_method"]}"',
         "",
         "[train]",
-        'optimizer = "sgd"',
+        f'optimizer = "{cfg.get("optimizer", "sgd")}"',
         f"lr = {LEARNING_RATE}",
         f"steps = {STEPS}",
         "",

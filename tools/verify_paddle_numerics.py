@@ -114,6 +114,8 @@ def worker(cfg_name: str) -> None:
     root = capture.DATA_DIR / cfg_name
     rank = dist.get_rank()
     params = dict(np.load(root / "params.npz"))
+    # optimizer state (AdamW) is persistable pd_op.data; treat it like the parameters
+    opt_state = dict(np.load(root / "opt_state.npz")) if (root / "opt_state.npz").exists() else {}
     data = np.load(root / "data.npz")
     reference = json.loads((root / "reference.json").read_text())
 
@@ -150,6 +152,10 @@ def worker(cfg_name: str) -> None:
             if op.name() == "builtin.parameter":
                 name = op.str_attr("parameter_name")
                 value = local_slice(params[name], op.result(0), rank)
+                scope.var(name).get_tensor().set(np.ascontiguousarray(value), self._place)
+            elif op.name() == "pd_op.data" and op.str_attr("name") in opt_state:
+                name = op.str_attr("name")
+                value = local_slice(opt_state[name], op.result(0), rank)
                 scope.var(name).get_tensor().set(np.ascontiguousarray(value), self._place)
             elif op.name() == "pd_op.data" and op.str_attr("name").startswith("learning_rate"):
                 scope.var(op.str_attr("name")).get_tensor().set(
@@ -210,11 +216,14 @@ def worker(cfg_name: str) -> None:
         losses.append(None if loss is None else float(np.mean(np.asarray(loss))))
 
     scope = paddle.static.global_scope()
-    expected_final = np.load(root / "params_final.npz")
+    expected_final = dict(np.load(root / "params_final.npz"))
+    if (root / "opt_state_final.npz").exists():
+        expected_final.update(np.load(root / "opt_state_final.npz"))
     max_abs, max_rel, close = 0.0, 0.0, True
     for op in dist_program.global_block().ops:
-        if op.name() == "builtin.parameter":
-            name = op.str_attr("parameter_name")
+        name = (op.str_attr("parameter_name") if op.name() == "builtin.parameter" else
+                op.str_attr("name") if op.name() == "pd_op.data" else None)
+        if name in expected_final:
             got = np.array(scope.find_var(name).get_tensor())
             want = local_slice(expected_final[name], op.result(0), rank)
             max_abs = max(max_abs, float(np.max(np.abs(got - want))))
@@ -226,7 +235,8 @@ def worker(cfg_name: str) -> None:
 
 
 def compare(cfg_name: str) -> bool:
-    """Print each rank's losses and final-parameter error next to the reference."""
+    """Print each rank's losses and final-parameter (and optimizer-state) error next to the
+    reference."""
     cfg = capture.CONFIGS[cfg_name]
     reference = json.loads((capture.DATA_DIR / cfg_name / "reference.json").read_text())
     ok = True
