@@ -38,7 +38,8 @@ class RunResult:
 
 #: Modules registering the Python functions the installed rules call (`rw_functions.function`);
 #: imported before any rule file is loaded, since unknown functions are load-time errors.
-FUNCTION_MODULES = ("rulepass.engine.functions_paddle", "rulepass.engine.functions_dist")
+FUNCTION_MODULES = ("rulepass.engine.functions_paddle", "rulepass.engine.functions_dist",
+                    "rulepass.engine.functions_reshard")
 
 
 def import_function_modules() -> None:

@@ -215,7 +215,7 @@ class Driver:
             for neighbour in (op.prev_op, op.next_op, op.block.parent_op):
                 if neighbour is not None:
                     revisit[neighbour] = None
-        if self.matcher.value_rules is None or not self.matcher.value_rules:
+        if not self.matcher.value_rules:
             revisit = {k: None for k in revisit if isinstance(k, Operation)}
         self.check_progress()
         ordered = [k for k in revisit if isinstance(k, Operation)]

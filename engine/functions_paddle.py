@@ -335,8 +335,25 @@ def merge_meshes(a: ProcessMesh, b: ProcessMesh) -> ProcessMesh:
 
 @function("moved_type", live=True)
 def moved_type(program: Program, t, old, new):
-    """Rule function `moved_type(type, old_mesh, new_mesh)`: :func:`move_type`."""
-    return move_type(t, old, new)
+    """Rule function `moved_type(type, old_mesh, new_mesh)`: :func:`move_type`; `old_mesh` "any"
+    moves every dist part."""
+    return move_type(t, None if old == "any" else old, new)
+
+
+@function("first_mesh", live=True)
+def first_mesh(program: Program, values):
+    """Rule function `first_mesh(values)`: the process mesh of the first value (or vector item)
+    of dist type, absent when none is. Source: Paddle ``get_var_process_mesh``, as
+    ``_set_process_mesh_and_chunk_id`` uses it for ops without a dist attribute of their own."""
+    from .exprs import ABSENT
+
+    for value in values:
+        t = getattr(value, "type", None)
+        items = t.items if isinstance(t, VectorType) else (t,)
+        for item in items:
+            if isinstance(item, DistTensorType):
+                return item.dist.mesh
+    return ABSENT
 
 
 @function("moved_dist", live=True)

@@ -20,6 +20,8 @@ AdamW's moments and beta powers are ``builtin.parameter`` ops named as Paddle na
 
 from __future__ import annotations
 
+import functools
+
 from .attributes import Place, Symbol
 from .backward import dist_attr_of_type
 from .ir import Operation, Program, Value, make_kwarg
@@ -36,6 +38,7 @@ OPTIMIZE_ROLE = 2
 BACKWARD_ROLE = 1
 
 
+@functools.lru_cache(maxsize=None)
 def _scalar_type(like, shape=()):
     """A float32 tensor of ``shape`` on the mesh of ``like`` (replicated), or dense."""
     if isinstance(like, DistTensorType):
@@ -193,6 +196,7 @@ def _as_param(param: Operation, index: int) -> dict:
     return {index: t.dist} if isinstance(t, DistTensorType) else {}
 
 
+@functools.lru_cache(maxsize=None)
 def _int_array_type(like):
     if isinstance(like, DistTensorType):
         return DistTensorType((0,), "int64", TensorDistAttr(like.mesh, (-1,)))

@@ -206,6 +206,9 @@ class TensorDistAttr:
         for m, reduce_type in self.partial:
             if not 0 <= m < ndim:
                 raise ValueError(f"partial mesh dimension {m} is outside the mesh ({ndim} dims)")
+            if m in used:
+                raise ValueError(f"mesh dimension {m} is both sharded (dims_mapping "
+                                 f"{list(self.dims_mapping)}) and partial")
             if reduce_type not in REDUCE_TYPES:
                 raise ValueError(f"unknown reduce type {reduce_type!r}")
 

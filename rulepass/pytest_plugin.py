@@ -17,6 +17,27 @@ def pytest_collect_file(parent, file_path):
     return None
 
 
+#: Rule sets of the folders loaded so far in this session (None: the folder did not load).
+_FOLDERS: dict = {}
+
+
+def rule_set_for(path):
+    """The rules a file's tests run against: its whole folder loaded together (as `rulepass
+    check FOLDER` loads it, so a test may run a pass of a sibling file), or the file alone when
+    the folder does not load (then only the broken file reports the error)."""
+    from rulepass.engine.api import load_rules
+    from rulepass.engine.errors import RulepassError
+
+    folder = path.parent
+    if folder not in _FOLDERS:
+        try:
+            _FOLDERS[folder] = load_rules([folder])
+        except RulepassError:
+            _FOLDERS[folder] = None
+    rule_set = _FOLDERS[folder]
+    return rule_set if rule_set is not None else load_rules([path])
+
+
 class RuleFileError(Exception):
     """A test block failed or its file did not load; the message is shown as is."""
 
@@ -26,11 +47,10 @@ class RuleFile(pytest.File):
 
     def collect(self):
         """Load the file (with its includes) and yield one item per test block defined in it."""
-        from rulepass.engine.api import load_rules
         from rulepass.engine.errors import RulepassError
 
         try:
-            rule_set = load_rules([self.path])
+            rule_set = rule_set_for(self.path)
         except RulepassError as error:
             yield RuleLoadItem.from_parent(self, name="load", error=error)
             return

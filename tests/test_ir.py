@@ -206,3 +206,8 @@ def test_add_process_group_reuses_and_journals():
             assert program.add_process_group([1, 0]) == 1
             raise RuntimeError("undo")
     assert program.process_groups == {0: (0, 1)}
+
+
+def test_a_mesh_dim_cannot_be_both_sharded_and_partial():
+    with pytest.raises(ValueError, match="both sharded"):
+        TensorDistAttr(ProcessMesh([2], [0, 1]), (0,), ((0, "SUM"),))

@@ -188,8 +188,7 @@ def worker(cfg_name: str) -> None:
                                             shard_dims="dp" if cfg["dp"] > 1 else None)
     else:
         dist_loader = dist.shard_dataloader(loader, meshes=meshes[0])
-    optimizer = paddle.optimizer.SGD(learning_rate=capture.LEARNING_RATE,
-                                     parameters=model.parameters())
+    optimizer = capture.make_optimizer(cfg, model.parameters())
     dist_model = dist.to_static(model, dist_loader, nn.MSELoss(), optimizer,
                                 capture.make_strategy(cfg))
     dist_model.train()
