@@ -89,3 +89,98 @@ def _run_example(args) -> int:
         write_outputs(options.out, records, events, report)
         console.print(f"wrote {options.out}")
     return 0 if report.ok else 1
+
+
+@command("rewrite")
+def _register_rewrite(sub) -> None:
+    p = sub.add_parser("rewrite", help="run a pass or pipeline on a program; stdout holds only "
+                                       "the rewritten program")
+    p.add_argument("program", metavar="PROGRAM")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--pass", dest="pass_name", metavar="NAME")
+    which.add_argument("--pipeline", metavar="NAME")
+    p.add_argument("-p", dest="params", action="append", default=[], metavar="KEY=VALUE",
+                   help="a param of the pass (repeatable), converted to its declared type")
+    p.add_argument("--rules", action="append", default=[], metavar="PATH",
+                   help="more .rw files or folders (the installed rules/ are always loaded)")
+    p.add_argument("-o", dest="out", metavar="OUT", help="write the program here, not stdout")
+    p.add_argument("--trace", metavar="FILE", help="rule applications as JSON lines")
+    p.add_argument("--stats", action="store_true", help="per-rule counts and times on stderr")
+    p.add_argument("--explain", metavar="RULE@K",
+                   help="on stderr: the first constraint of RULE that fails at the op at "
+                        "position K (0-based, printed order), or that it matches")
+    p.set_defaults(func=_run_rewrite)
+
+
+def _parse_params(items) -> dict:
+    from rulepass.cli import InputError
+
+    params = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise InputError(f"-p {item!r}: expected KEY=VALUE (for example -p rank=1)")
+        params[key.strip()] = value
+    return params
+
+
+def _run_rewrite(args) -> int:
+    from rulepass.cli import InputError, load_program
+    from rulepass.engine.api import load_rules
+    from rulepass.engine.printer import print_program
+    from rulepass.engine.rw_trace import write_trace
+
+    params = _parse_params(args.params)
+    rules = load_rules(args.rules, installed=True)
+    program = load_program(args.program)
+    name = args.pass_name or args.pipeline
+    if args.explain:
+        rule, sep, position = args.explain.rpartition("@")
+        if not sep or not rule or not position.lstrip("-").isdigit():
+            raise InputError(f"--explain {args.explain!r}: expected RULE@K (for example "
+                             "--explain allreduce_split_slice@12)")
+        pass_params = params
+        explained = rules.explain(program, rule, int(position), param_strings=True,
+                                  **pass_params)
+        print(explained, file=sys.stderr)
+    if args.pass_name:
+        result = rules.run_pass(program, name, param_strings=True, trace_positions=True,
+                                **params)
+    else:
+        result = rules.run_pipeline(program, name, param_strings=True, trace_positions=True,
+                                    **params)
+    text = print_program(result.program)
+    if args.trace:
+        write_trace(result.trace, args.trace)
+    if args.stats:
+        print(result.stats.table(), file=sys.stderr)
+    if args.out:
+        try:
+            with open(args.out, "w") as f:
+                f.write(text)
+        except OSError as e:
+            raise InputError(f"{args.out}: {e.strerror}") from None
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+@command("check")
+def _register_check(sub) -> None:
+    p = sub.add_parser("check", help="lint rule files and run their test blocks")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help=".rw files or folders (default: the installed rules/)")
+    p.set_defaults(func=_run_check)
+
+
+def _run_check(args) -> int:
+    from rulepass.engine.api import installed_rules
+    from rulepass.engine.rw_tests import check
+
+    paths = args.paths or [installed_rules()]
+    report = check(paths)
+    for warning in report.warnings:
+        print(warning, file=sys.stderr)
+    for line in report.lines():
+        print(line)
+    return 1 if report.failed else 0

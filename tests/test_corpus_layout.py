@@ -82,6 +82,15 @@ def test_numerics_match_program_names(config):
         assert set(data.files) == set(summary["data_names"])
         for name in data.files:
             assert data[name].shape[:2] == (steps, summary["global_batch"])
+    if summary.get("optimizer") == "adamw":
+        # AdamW's state: persistable pd_op.data named <parameter>_<suffix>, per parameter
+        suffixes = ("moment1_0", "moment2_0", "beta1_pow_acc_0", "beta2_pow_acc_0")
+        expected = {f"{p}_{s}" for p in summary["param_names"] for s in suffixes}
+        with np.load(root / "opt_state.npz") as state, \
+                np.load(root / "opt_state_final.npz") as final:
+            assert set(state.files) == expected == set(final.files)
+    else:
+        assert not (root / "opt_state.npz").exists()
 
 
 @pytest.mark.parametrize("path", sorted(CORPUS.rglob("*.pir")) + [e / "forward.pir" for e in CAPTURED_EXAMPLES],

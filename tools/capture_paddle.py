@@ -10,7 +10,8 @@ runs the static engine's program preparation (``Engine._prepare_program``) on CP
 communicator start-up and parameter initialisation replaced by no-ops. Every pass the engine
 calls is wrapped at the name the engine looks it up by, and ``str(program)`` is written before
 and after it to ``tests/data/paddle/<cfg>/rank<r>/<NN>_<stage>.pir``. A last process trains the
-same model without distribution for a few steps (SGD, fixed seeds) and writes the numerics.
+same model without distribution for a few steps (SGD or AdamW, fixed seeds) and writes the
+numerics.
 See tests/data/paddle/README.md for the stage list.
 """
 

@@ -1,0 +1,117 @@
+"""`rulepass rewrite` and `rulepass check` as shared/spec/cli.md fixes them."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CORPUS = Path(__file__).parent / "data" / "paddle"
+
+RULES = """
+pass fold_unit_scale {
+  rule unit_scale {
+    match { s = pd_op.scale(x, pd_op.full() {value: 1}) {bias: 0} }
+    rewrite {
+      replace s with x
+      erase s
+    }
+  }
+}
+
+pass tag(k: int) {
+  rule tag_relu {
+    match { r = pd_op.relu(_) }
+    where not has(r.k)
+    rewrite { set r.k = $k }
+  }
+}
+"""
+
+PROGRAM = """{
+    (%0) = "pd_op.data" () {name:"x"} : () -> tensor<4xf32>
+    (%1) = "pd_op.full" () {value:1} : () -> tensor<1xf32>
+    (%2) = "pd_op.scale" (%0, %1) {bias:0} : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>
+    (%3) = "pd_op.relu" (%2) {} : (tensor<4xf32>) -> tensor<4xf32>
+}
+"""
+
+
+def rulepass(*args):
+    return subprocess.run([sys.executable, "-m", "rulepass", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "mine.rw").write_text(RULES)
+    (tmp_path / "p.pir").write_text(PROGRAM)
+    return tmp_path
+
+
+def test_stdout_holds_only_the_program(files):
+    r = rulepass("rewrite", str(files / "p.pir"), "--pass", "fold_unit_scale", "--rules",
+                 str(files / "mine.rw"), "--stats")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("{\n") and r.stdout.endswith("}\n")
+    assert "pd_op.scale" not in r.stdout
+    assert "unit_scale" in r.stderr  # the stats table goes to stderr
+
+
+def test_params_are_converted_to_the_declared_type(files):
+    r = rulepass("rewrite", str(files / "p.pir"), "--pass", "tag", "-p", "k=7", "--rules",
+                 str(files / "mine.rw"))
+    assert r.returncode == 0, r.stderr
+    assert "{k:7}" in r.stdout
+    bad = rulepass("rewrite", str(files / "p.pir"), "--pass", "tag", "-p", "k=seven",
+                   "--rules", str(files / "mine.rw"))
+    assert bad.returncode == 1 and "not an int" in bad.stderr and bad.stdout == ""
+
+
+def test_trace_output_and_explain(files):
+    out, trace = files / "out.pir", files / "t.jsonl"
+    r = rulepass("rewrite", str(files / "p.pir"), "--pass", "fold_unit_scale", "--rules",
+                 str(files / "mine.rw"), "-o", str(out), "--trace", str(trace),
+                 "--explain", "unit_scale@3")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == ""
+    assert "pd_op.scale" not in out.read_text()
+    line = json.loads(trace.read_text().splitlines()[0])
+    assert line["pass"] == "fold_unit_scale" and line["rule"] == "unit_scale"
+    assert line["line"] == 3 and line["before"][-1]["name"] == "pd_op.scale"
+    assert "op 3 (pd_op.relu)" in r.stderr
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["--pass", "no_such_pass"], 1, "unknown pass 'no_such_pass'"),
+    (["--pass", "tag", "-p", "nokey"], 1, "expected KEY=VALUE"),
+    (["--pass", "tag"], 1, "needs param 'k'"),
+    ([], 2, "one of the arguments --pass --pipeline is required"),
+    (["--pass", "tag", "--pipeline", "paddle"], 2, "not allowed with argument"),
+])
+def test_errors_and_usage(files, args, code, message):
+    r = rulepass("rewrite", str(files / "p.pir"), "--rules", str(files / "mine.rw"), *args)
+    assert r.returncode == code
+    assert message in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_check_counts_and_fails(files):
+    good = files / "good.rw"
+    good.write_text(RULES + '\ntest folds { run fold_unit_scale input """' + PROGRAM
+                    + '""" expect unchanged }\n')
+    r = rulepass("check", str(good))
+    assert r.returncode == 1  # the scale is folded, so "unchanged" fails
+    assert r.stdout.splitlines()[-1] == "0 passed, 1 failed"
+    ok = rulepass("check")  # the installed rules
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert ok.stdout.splitlines()[-1].endswith(" passed, 0 failed")
+
+
+def test_rewrite_reproduces_paddles_own_output_from_the_command_line():
+    before = CORPUS / "pp2_vpp2" / "rank0" / "05_before_remove_other_rank_op_pass.pir"
+    after = CORPUS / "pp2_vpp2" / "rank0" / "06_after_remove_other_rank_op_pass.pir"
+    r = rulepass("rewrite", str(before), "--pass", "prune_other_ranks", "-p", "rank=0")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == after.read_text()
