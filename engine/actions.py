@@ -300,14 +300,7 @@ class Rewriter:
             raise EvalError(f"retype takes a value, got {describe(value)}", action.span)
         new = as_type(self.eval(action.type, env), action.type.span)
         if value.type != new:
-            if value.owner is None:
-                # Value.set_type journals only op results; a kwarg or block argument is undone
-                # here so a failing pass still leaves the program exactly as it was.
-                old = value.type
-                value.type = new
-                self.ctx.program._record(lambda: setattr(value, "type", old))
-            else:
-                value.set_type(new)
+            value.set_type(new)  # journaled, kwargs included
             self.outcome.changed = True
             self.outcome.touch(value.owner)
             for user in value.users():

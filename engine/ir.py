@@ -47,7 +47,8 @@ class Value:
     they were made. ``kwarg_name``/``kwarg_attrs`` hold a kwarg's name and its attribute list.
     """
 
-    __slots__ = ("type", "owner", "index", "_uses", "kwarg_name", "kwarg_attrs", "__weakref__")
+    __slots__ = ("type", "owner", "index", "_uses", "kwarg_name", "kwarg_attrs", "_kw_program",
+                 "__weakref__")
 
     def __init__(self, type, owner=None, index: int = 0):
         self.type = type
@@ -56,6 +57,7 @@ class Value:
         self._uses: dict[Use, None] = {}
         self.kwarg_name: str | None = None
         self.kwarg_attrs: list[tuple[str, object]] | None = None
+        self._kw_program: Program | None = None
 
     @property
     def uses(self) -> list[Use]:
@@ -95,7 +97,7 @@ class Value:
         if self.owner is not None:
             b = self.owner.block
             return b.program if b is not None else None
-        return None
+        return self._kw_program
 
     def __repr__(self) -> str:
         if self.owner is None:
@@ -485,6 +487,8 @@ class Program:
         self.block = block if block is not None else Block()
         self.block._program = self
         self.kwargs: list[Value] = list(kwargs or [])
+        for kw in self.kwargs:
+            kw._kw_program = self
         self.process_groups: dict[int, tuple[int, ...]] = dict(process_groups or {})
         self._journal: list | None = None
 
@@ -533,6 +537,15 @@ class Program:
     def group(self, ring_id: int) -> tuple[int, ...] | None:
         """Ranks of process group ``ring_id``, or ``None`` when unknown."""
         return self.process_groups.get(ring_id)
+
+    def add_kwarg(self, value: Value, index: int | None = None) -> Value:
+        """Add kwarg ``value`` (made by :func:`make_kwarg`) at ``index`` (default: last);
+        journaled."""
+        index = len(self.kwargs) if index is None else index
+        self.kwargs.insert(index, value)
+        value._kw_program = self
+        self._record(lambda: self.kwargs.remove(value))
+        return value
 
     def add_process_group(self, ranks) -> int:
         """The ring id of the process group with exactly these ranks in this order, creating one

@@ -130,7 +130,7 @@ def append_optimizer(program: Program, grads: dict, optimizer: str = "sgd",
             grad = grads[p.result]
             buffer = make_kwarg(f"{p.attributes.get('parameter_name')}@GRAD@MERGE",
                                 p.result.type, [("place", Place("cpu")), ("persistable", True)])
-            program.kwargs.insert(0, buffer)  # Paddle lists the newest buffer first
+            program.add_kwarg(buffer, 0)  # Paddle lists the newest buffer first
             producer = grad.owner
             mesh = producer.dist_attr.mesh if producer.dist_attr is not None else None
             add = _create(program, "pd_op.add_", [buffer, grad], {

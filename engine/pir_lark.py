@@ -328,7 +328,8 @@ class ProgramBuilder(Transformer):
                 program.process_groups[item[0]] = item[1]
             elif item is not None:
                 program.block.append(item)
-        program.kwargs = self.program_kwargs
+        for kw in self.program_kwargs:
+            program.add_kwarg(kw)
         return program
 
 

@@ -522,7 +522,7 @@ class _ProgramParser:
             raise self.error(f"{full} is defined twice", indent)
         v = make_kwarg(name, NULL_TYPE, attrs)
         self.values[full] = v
-        program.kwargs.append(v)
+        program.add_kwarg(v)
 
     def parse_op(self, raw: str, indent: int) -> tuple[Operation, bool]:
         sc = _Scan(raw, indent)

@@ -17,3 +17,26 @@ if not _os.path.isdir(_os.path.join(_here, "engine")) and _os.path.isfile(
     __path__.append(_root)  # noqa: F821 - __path__ is defined for packages
 
 __version__ = "0.1.0"
+
+from rulepass.engine.api import RuleSet, RunResult, load_rules, load_rules_text  # noqa: E402
+from rulepass.engine.errors import (  # noqa: E402
+    ParseError,
+    RewriteError,
+    RuleCompileError,
+    RuleSyntaxError,
+    RulepassError,
+    RuntimeFailure,
+    VerifyError,
+)
+from rulepass.engine.ir import Block, Operation, Program, Value  # noqa: E402
+from rulepass.engine.pir_parse import parse_program  # noqa: E402
+from rulepass.engine.printer import print_program  # noqa: E402
+from rulepass.engine.rw_functions import function  # noqa: E402
+from rulepass.engine.verify import verify  # noqa: E402
+
+__all__ = [
+    "Block", "Operation", "ParseError", "Program", "RewriteError", "RuleCompileError",
+    "RuleSet", "RuleSyntaxError", "RulepassError", "RunResult", "RuntimeFailure", "Value",
+    "VerifyError", "function", "load_rules", "load_rules_text", "parse_program",
+    "print_program", "verify",
+]

@@ -62,6 +62,9 @@ CONFIGS: dict[str, dict] = {
     "pp2_1f1b_adamw": dict(kind="pp", world_size=2, pp=2, vpp=1, mp=1, dp=1, schedule="1F1B",
                            micro_batches=4, global_batch=8, hidden=8, inter=16, out=4,
                            layer_stages=[0, 1], seg_method="", local_map=False, optimizer="adamw"),
+    "dp2": dict(kind="dp", world_size=2, pp=1, vpp=1, mp=1, dp=2, schedule="none",
+                micro_batches=1, global_batch=8, hidden=8, inter=16, out=4,
+                layer_stages=[0, 0], seg_method="", local_map=False),
     "dp2_pp2": dict(kind="pp", world_size=4, pp=2, vpp=1, mp=1, dp=2, schedule="1F1B",
                     micro_batches=2, global_batch=8, hidden=8, inter=16, out=4,
                     layer_stages=[0, 1], seg_method="", local_map=False),
@@ -164,6 +167,10 @@ def build_model(cfg: dict, distributed: bool):
 
     paddle.seed(SEED)
     np.random.seed(SEED)
+    if cfg["kind"] == "dp":
+        stage_meshes = [dist.ProcessMesh(list(range(cfg["world_size"])), dim_names=["dp"])
+                        if distributed else None]
+        return PipelineMLP(stage_meshes), stage_meshes
     if cfg["kind"] == "pp":
         if distributed:
             if cfg["dp"] > 1:
@@ -392,6 +399,17 @@ def make_loader(cfg: dict):
     return paddle.io.DataLoader(Batches(), batch_size=cfg["global_batch"], shuffle=False)
 
 
+def make_dist_loader(cfg: dict, meshes: list):
+    """Inputs on the first stage's mesh, labels on the last one's; the batch split along dp."""
+    import paddle.distributed as dist
+
+    loader = make_loader(cfg)
+    shard_dims = "dp" if cfg["dp"] > 1 else None
+    if cfg["kind"] == "pp":
+        return dist.shard_dataloader(loader, meshes=[meshes[0], meshes[-1]], shard_dims=shard_dims)
+    return dist.shard_dataloader(loader, meshes=meshes[0], shard_dims=shard_dims)
+
+
 def program_names(program) -> tuple[list[str], list[str]]:
     params, datas = [], []
     for op in program.global_block().ops:
@@ -425,12 +443,7 @@ def capture(cfg_name: str, rank: int) -> None:
 
     model, meshes = build_model(cfg, distributed=True)
     structured = {k: v.name for k, v in model.state_dict().items()}
-    loader = make_loader(cfg)
-    if cfg["kind"] == "pp":
-        shard_dims = "dp" if cfg["dp"] > 1 else None
-        dist_loader = dist.shard_dataloader(loader, meshes=[meshes[0], meshes[-1]], shard_dims=shard_dims)
-    else:
-        dist_loader = dist.shard_dataloader(loader, meshes=meshes[0])
+    dist_loader = make_dist_loader(cfg, meshes)
     optimizer = make_optimizer(cfg, model.parameters())
     strategy = make_strategy(cfg)
 

@@ -182,12 +182,7 @@ def worker(cfg_name: str) -> None:
     paddle.base.set_flags({"FLAGS_enable_pir_api": 1})
 
     model, meshes = capture.build_model(cfg, distributed=True)
-    loader = capture.make_loader(cfg)
-    if cfg["kind"] == "pp":
-        dist_loader = dist.shard_dataloader(loader, meshes=[meshes[0], meshes[-1]],
-                                            shard_dims="dp" if cfg["dp"] > 1 else None)
-    else:
-        dist_loader = dist.shard_dataloader(loader, meshes=meshes[0])
+    dist_loader = capture.make_dist_loader(cfg, meshes)
     optimizer = capture.make_optimizer(cfg, model.parameters())
     dist_model = dist.to_static(model, dist_loader, nn.MSELoss(), optimizer,
                                 capture.make_strategy(cfg))
