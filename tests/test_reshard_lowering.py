@@ -178,6 +178,8 @@ def placements_for(draw, mesh: ProcessMesh, ndim: int):
 
 @st.composite
 def reshard_cases(draw):
+    """(mesh, shape, source placements, target placements, fuse, seed): shapes of 1-3 dims of
+    size 1-7, so splits are often uneven and pieces sometimes empty."""
     mesh = draw(st.sampled_from(MESHES))
     shape = tuple(draw(st.lists(st.integers(1, 7), min_size=1, max_size=3)))
     source = draw(placements_for(mesh, len(shape)))
@@ -288,6 +290,12 @@ def test_reshard_of_another_mesh_is_left_for_pruning():
     text = print_program(program)
     RULES.run_pass(program, "lower_reshard", rank=0)
     assert print_program(program) == text
+
+
+def test_dynamic_dimension_to_gather_is_an_error():
+    program = reshard_program((-1, 4), M2, [Shard(0)], [Replicate()])
+    with pytest.raises(RulepassError, match="cannot lower a reshard"):
+        RULES.run_pass(program, "lower_reshard", rank=0)
 
 
 def test_partial_to_another_reduce_type_is_an_error():
