@@ -13,9 +13,11 @@ auto_parallel_gradient_merge.py`` which pipelines force on), as its printed prog
   ``grad_merge_add``), then before the update ``pd_op.scale_(merge, full(1/k))`` (the average),
   and after all updates the buffer is zeroed with ``pd_op.set_value_with_tensor_``.
 
-AdamW's moments and beta powers are ``builtin.parameter`` ops named as Paddle names them
-(``<param>_moment1_0``, ``<param>_moment2_0``, ``<param>_beta1_pow_acc_0``,
-``<param>_beta2_pow_acc_0``); :func:`optimizer_state_initial_values` gives their starting values.
+AdamW's moments and beta powers are persistable ``builtin.parameter`` ops named as Paddle names
+them (``<param>_moment1_0``, ``<param>_moment2_0``, ``<param>_beta1_pow_acc_0``,
+``<param>_beta2_pow_acc_0``; Paddle 3.3.1 makes them persistable ``pd_op.data`` ops of its
+startup program — the same state under the same names); :func:`optimizer_state_initial_values`
+gives their starting values.
 """
 
 from __future__ import annotations
@@ -214,20 +216,26 @@ def _state_parameter(program: Program, param: Operation, suffix: str, t) -> Valu
 
 
 def _adamw(program, p: Operation, lr, grad, mesh, hyper) -> Operation:
+    """``adamw_`` as Paddle 3.3.1 builds it: 13 operands, beta1, beta2 and epsilon as
+    ``pd_op.full`` tensors (operands 10-12), coeff / lr_ratio / with_decay as attributes."""
     t = p.result.type
     pow_type = _scalar_type(t, (1,))
     moment1 = _state_parameter(program, p, "moment1_0", t)
     moment2 = _state_parameter(program, p, "moment2_0", t)
     beta1_pow = _state_parameter(program, p, "beta1_pow_acc_0", pow_type)
     beta2_pow = _state_parameter(program, p, "beta2_pow_acc_0", pow_type)
+    scalars = [_create(program, "pd_op.full", [], {
+        "dtype": Symbol("float32"), "op_role": OPTIMIZE_ROLE, "place": Place("cpu"),
+        "shape": (1,), "stop_gradient": (True,), "value": float(hyper[key])},
+        [pow_type], mesh).result for key in ("beta1", "beta2", "epsilon")]
     return _create(program, "pd_op.adamw_",
-                   [p.result, grad, lr, moment1, moment2, None, beta1_pow, beta2_pow, None, None],
-                   {"amsgrad": False, "beta1": hyper["beta1"], "beta2": hyper["beta2"],
-                    "coeff": hyper["coeff"], "epsilon": hyper["epsilon"], "lazy_mode": False,
+                   [p.result, grad, lr, moment1, moment2, None, beta1_pow, beta2_pow, None, None,
+                    *scalars],
+                   {"amsgrad": False, "coeff": hyper["coeff"], "lazy_mode": False,
                     "lr_ratio": 1.0, "min_row_size_to_use_multithread": 1000,
                     "multi_precision": False, "op_role": OPTIMIZE_ROLE,
                     "use_global_beta_pow": False, "with_decay": True,
-                    "stop_gradient": (True,) * 7},
+                    "stop_gradient": (False,) * 7},
                    [t, t, t, NULL_TYPE, pow_type, pow_type, NULL_TYPE], mesh,
                    required=_as_param(p, 1))
 

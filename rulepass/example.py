@@ -3,12 +3,17 @@ it too):
 
 - ``forward.pir`` — the forward dist program as Paddle prints it after ``apply_mix2dist_pass``;
 - ``config.toml`` — ``[parallel]`` world_size, pp, vpp, mp, dp, schedule, micro_batches,
-  seg_method; ``[train]`` optimizer, lr (steps optional); ``[check]`` rtol (default 1e-5);
+  seg_method; ``[train]`` optimizer, lr (steps optional); ``[check]`` rtol (default 1e-5),
+  atol (our addition, default 0: a value passes when
+  ``|ours - reference| <= atol + rtol·|reference|``);
 - ``params.npz`` — initial parameters keyed by ``parameter_name``;
 - ``data.npz`` — one array per ``pd_op.data`` input (not the learning rate), keyed by its ``name``,
   shaped ``[steps, global batch, ...]``;
 - ``reference.json`` — ``{"losses": [...]}`` of the single-process run; ``params_final.npz`` — its
-  parameters after the last step.
+  parameters after the last step;
+- optional: ``opt_state.npz`` — optimizer state (AdamW moments, beta powers) at the start, keyed
+  by the names Paddle gives it (``<param>_moment1_0`` ...); without it the state starts as Paddle
+  starts it (zeros; beta1, beta2).
 
 :func:`load_example` reads and checks all of it; every problem is an :class:`ExampleError` with one
 line naming the file and what is wrong.
@@ -30,7 +35,7 @@ KNOWN = {
     "parallel": {"world_size", "pp", "vpp", "mp", "dp", "schedule", "micro_batches",
                  "seg_method"},
     "train": {"optimizer", "lr", "steps"},
-    "check": {"rtol"},
+    "check": {"rtol", "atol"},
 }
 
 
@@ -71,6 +76,8 @@ class Example:
     data: dict
     reference_losses: list
     final_params: dict
+    opt_state: dict = attrs.field(factory=dict)
+    atol: float = 0.0
 
 
 def _read_npz(path: Path) -> dict:
@@ -148,8 +155,11 @@ def load_example(path) -> Example:
     if not isinstance(lr, (int, float)) or isinstance(lr, bool) or lr <= 0:
         raise ExampleError(f"{config_file}: [train] lr must be a positive number, got {lr!r}")
     rtol = check.get("rtol", 1e-5)
-    if not isinstance(rtol, (int, float)) or rtol <= 0:
+    if not isinstance(rtol, (int, float)) or isinstance(rtol, bool) or rtol <= 0:
         raise ExampleError(f"{config_file}: [check] rtol must be a positive number")
+    atol = check.get("atol", 0.0)
+    if not isinstance(atol, (int, float)) or isinstance(atol, bool) or atol < 0:
+        raise ExampleError(f"{config_file}: [check] atol must be a number >= 0")
     forward_file = root / "forward.pir"
     try:
         forward_text = forward_file.read_text()
@@ -170,6 +180,7 @@ def load_example(path) -> Example:
     if steps < 1:
         raise ExampleError(f"{root}: no step to run (data.npz has {steps_available}, "
                            f"reference.json {len(losses)})")
+    opt_state = _read_npz(root / "opt_state.npz") if (root / "opt_state.npz").exists() else {}
     return Example(root, pc, optimizer, float(lr), steps, float(rtol), forward_text,
                    _read_npz(root / "params.npz"), data, losses,
-                   _read_npz(root / "params_final.npz"))
+                   _read_npz(root / "params_final.npz"), opt_state, float(atol))

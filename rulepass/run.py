@@ -21,6 +21,7 @@ import numpy as np
 
 from rulepass.chain import CompiledRank, compile_rank
 from rulepass.engine.api import load_rules
+from rulepass.engine.optimizer import optimizer_state_initial_values
 from rulepass.engine.pir_parse import parse_program
 from rulepass.engine.printer import print_program
 from rulepass.example import Example, ExampleError, load_example
@@ -65,6 +66,12 @@ def stage_of(rank: int, world_size: int, pp: int) -> int:
     return rank // (world_size // pp)
 
 
+def within(ours, reference, rtol: float, atol: float) -> bool:
+    """``|ours - reference| <= atol + rtol·|reference|`` everywhere (numpy's allclose)."""
+    return bool(np.allclose(np.asarray(ours, dtype=np.float64),
+                            np.asarray(reference, dtype=np.float64), rtol=rtol, atol=atol))
+
+
 def relative_error(ours, reference) -> float:
     """max |ours - reference| / max(|reference|, tiny), elementwise max over the arrays."""
     ours = np.asarray(ours, dtype=np.float64)
@@ -80,6 +87,7 @@ class RankRecord:
 
     rank: int
     param_errors: dict
+    param_ok: dict
     applied: dict
     program_text: str
     trace: list
@@ -98,7 +106,8 @@ class RankSetup:
         self.stage = stage_of(self.rank, par.world_size, par.pp)
         names = [op.attributes["parameter_name"] for op in compiled.program.walk()
                  if op.name == "builtin.parameter"]
-        missing = [n for n in names if n not in example.params and n in types["parameters"]]
+        state = optimizer_state_initial_values(compiled.program)
+        missing = [n for n in names if n not in example.params and n not in state]
         if missing:
             raise ExampleError(f"{example.path / 'params.npz'}: no initial value for "
                                + ", ".join(sorted(missing)))
@@ -109,6 +118,11 @@ class RankSetup:
                 value = example.params[name]
                 scope[name] = np.array(local_piece(value, t, self.rank) if t is not None
                                        else value)
+            elif name in example.opt_state:  # optimizer state the example gives (AdamW)
+                scope[name] = np.array(example.opt_state[name])
+            else:  # optimizer state as Paddle starts it
+                shape, fill = state[name]
+                scope[name] = np.full(shape, fill, dtype=np.float32)
         self.scope = scope
         self.micro_batches = micro_batches
         self.schedule = schedule
@@ -125,7 +139,7 @@ class RankSetup:
 
     def record(self) -> RankRecord:
         """This rank's report after training."""
-        errors = {}
+        errors, ok = {}, {}
         for name, value in self.scope.items():
             if name not in self.example.final_params:
                 continue
@@ -133,6 +147,7 @@ class RankSetup:
             ref = self.example.final_params[name]
             ref = local_piece(ref, t, self.rank) if t is not None else ref
             errors[name] = relative_error(value, ref)
+            ok[name] = within(value, ref, self.example.rtol, self.example.atol)
         applied: dict = {}
         trace = []
         for step in self.compiled.steps:
@@ -143,7 +158,7 @@ class RankSetup:
                 item = application.as_dict()
                 item["rank"] = self.rank
                 trace.append(item)
-        return RankRecord(self.rank, errors, applied, print_program(self.compiled.program),
+        return RankRecord(self.rank, errors, ok, applied, print_program(self.compiled.program),
                           trace)
 
 
@@ -165,8 +180,10 @@ def summarize(example: Example, records: list, losses: list, comm: list, schedul
     par = example.parallel
     reference = example.reference_losses[: len(losses)]
     param_errors: dict = {}
+    params_ok = True
     rules: dict = {}
     for record in records:
+        params_ok = params_ok and all(record.param_ok.values())
         for name, error in record.param_errors.items():
             param_errors[name] = max(param_errors.get(name, 0.0), error)
         for pass_name, applied in record.applied.items():
@@ -174,10 +191,9 @@ def summarize(example: Example, records: list, losses: list, comm: list, schedul
             for rule, count in applied.items():
                 per_pass[rule] = per_pass.get(rule, 0) + count
     bubble = bubble_fraction(schedule, par.pp, par.vpp, micro_batches) if par.pp > 1 else 0.0
-    ok = (len(losses) > 0
-          and all(loss is not None and relative_error(loss, ref) <= example.rtol
-                  for loss, ref in zip(losses, reference))
-          and all(e <= example.rtol for e in param_errors.values()))
+    ok = (len(losses) > 0 and params_ok and bool(param_errors)
+          and all(loss is not None and within(loss, ref, example.rtol, example.atol)
+                  for loss, ref in zip(losses, reference)))
     return Report(losses, reference, param_errors, rules, comm, bubble, example.rtol, ok)
 
 

@@ -14,7 +14,8 @@ from rulepass.example import ExampleError, load_example
 from rulepass.run import RunOptions, run_local, summarize
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-NAMES = ["pp2_fthenb", "pp2_1f1b", "pp2_vpp2", "pp2_vpp2_localmap", "mp2", "mp2_sp", "dp2_pp2"]
+NAMES = ["pp2_fthenb", "pp2_1f1b", "pp2_1f1b_adamw", "pp2_vpp2", "pp2_vpp2_localmap", "mp2",
+         "mp2_sp", "dp2", "dp2_pp2"]
 
 
 def rulepass(*args, timeout=300):
