@@ -397,7 +397,8 @@ def profile_executor(shape: Shape, backend: Backend, top: int = 15) -> str:
     """Where an executor step's time goes, as text: a cProfile of one step (top functions by own
     time, and the calls of ``astype``, which the kernels use to widen and narrow dtypes), the
     executor's per-op seconds (``time_ops``) and the rest of the step's wall time (the
-    interpreter: environment, handlers, result checks)."""
+    interpreter: environment, handlers, result checks). On CuPy the per-op seconds are the time
+    to launch each op's kernels, which run asynchronously; the step's wall time waits for them."""
     params, x, target = initial_values(shape)
     executor = Executor(build_program(shape), xp=backend.xp)
     scope = {n: backend.device(v) for n, v in params.items()}

@@ -11,8 +11,6 @@ to it).
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,6 +22,7 @@ from rulepass.engine.errors import RulepassError
 from rulepass.engine.functions_reshard import gathered, mesh_group, shard_sizes, slice_groups
 from rulepass.engine.ir import Operation, Program
 from rulepass.engine.printer import print_program
+from rulepass.engine.verify import verify
 from rulepass.engine.types import (
     DistTensorType,
     OperationDistAttr,
@@ -70,12 +69,14 @@ def reshard_program(shape, mesh, source, target, op_role: int = 0, chunk_id: int
 
 
 def rank_program(program: Program, rank: int, fuse: bool = False) -> Program:
-    """`program` lowered and made dense for `rank` (a copy)."""
+    """`program` lowered and made dense for `rank` (a copy); the verifier checks both."""
     program = program.clone()
     RULES.run_pass(program, "lower_reshard", rank=rank)
+    verify(program)
     for name in DENSE_PASSES + (("sp_fusion",) if fuse else ()):
         params = {} if name == "drop_trivial_comm" else {"rank": rank}
         RULES.run_pass(program, name, **params)
+    verify(program, dense=True)
     return program
 
 
@@ -106,7 +107,8 @@ def source_feeds(array, mesh, placements, rng) -> dict[int, np.ndarray]:
 
 
 def run_lowered(shape, mesh, source, target, seed: int = 0, fuse: bool = False):
-    """Lower, run on threads; returns (global array, {rank: output}, {rank: dense program})."""
+    """Lower, run on threads; returns (global array, {rank: output}, {rank: dense program},
+    {rank: the communicator's per-kind calls and ring bytes})."""
     rng = np.random.default_rng(seed)
     array = rng.standard_normal(shape).astype(np.float32)
     feeds = source_feeds(array, mesh, source, rng)
@@ -118,10 +120,11 @@ def run_lowered(shape, mesh, source, target, seed: int = 0, fuse: bool = False):
         if comm.rank not in programs:
             return None
         executor = Executor(programs[comm.rank], rank=comm.rank, communicator=comm)
-        return executor.run({"x": feeds[comm.rank]})["y"]
+        return executor.run({"x": feeds[comm.rank]})["y"], comm.stats
 
-    outputs = run_ranks(world, body, timeout=30)
-    return array, {r: np.asarray(outputs[r]) for r in mesh.process_ids}, programs
+    results = run_ranks(world, body, timeout=30)
+    outputs = {r: np.asarray(results[r][0]) for r in mesh.process_ids}
+    return array, outputs, programs, {r: results[r][1] for r in mesh.process_ids}
 
 
 def check_target(array, outputs, mesh, target) -> None:
@@ -192,7 +195,7 @@ def reshard_cases(draw):
 @given(reshard_cases())
 def test_every_rank_holds_its_target_piece(case):
     mesh, shape, source, target, fuse, seed = case
-    array, outputs, programs = run_lowered(shape, mesh, source, target, seed, fuse)
+    array, outputs, programs, _ = run_lowered(shape, mesh, source, target, seed, fuse)
     check_target(array, outputs, mesh, target)
     for program in programs.values():
         assert "dist_op.reshard" not in ops_of(program)
@@ -210,14 +213,14 @@ M2 = ProcessMesh((2,), (0, 1))
     ([Replicate()], [Partial()]), ([Shard(0)], [Partial()]),
 ])
 def test_each_placement_change_on_two_ranks(source, target):
-    array, outputs, _ = run_lowered((4, 6), M2, source, target, seed=3)
+    array, outputs, _, _ = run_lowered((4, 6), M2, source, target, seed=3)
     check_target(array, outputs, M2, target)
 
 
 def test_uneven_shard_to_replicate_pads_the_short_piece():
     # 5 rows over 4 ranks: pieces 2, 2, 1, 0; ranks 2 and 3 pad to 2 before the all_gather.
     mesh = ProcessMesh((4,), (0, 1, 2, 3))
-    array, outputs, programs = run_lowered((5, 3), mesh, [Shard(0)], [Replicate()], seed=1)
+    array, outputs, programs, _ = run_lowered((5, 3), mesh, [Shard(0)], [Replicate()], seed=1)
     check_target(array, outputs, mesh, [Replicate()])
     assert ops_of(programs[0]) == ["pd_op.data", "pd_op.all_gather", "pd_op.full_int_array",
                                    "pd_op.full_int_array", "pd_op.slice", "builtin.shadow_output"]
@@ -229,7 +232,7 @@ def test_uneven_shard_to_replicate_pads_the_short_piece():
 
 def test_uneven_replicate_to_shard_uses_sections():
     mesh = ProcessMesh((2,), (0, 1))
-    array, outputs, programs = run_lowered((3, 5), mesh, [Replicate()], [Shard(1)], seed=2)
+    array, outputs, programs, _ = run_lowered((3, 5), mesh, [Replicate()], [Shard(1)], seed=2)
     np.testing.assert_array_equal(outputs[0], array[:, :3])
     np.testing.assert_array_equal(outputs[1], array[:, 3:])
     split = next(op for op in programs[1].walk() if op.name == "pd_op.split")
@@ -238,7 +241,8 @@ def test_uneven_replicate_to_shard_uses_sections():
 
 def test_uneven_partial_to_shard_is_all_reduce_then_split():
     # 5 rows do not split evenly over 2 ranks: no reduce_scatter form, sp_fusion leaves it.
-    array, outputs, programs = run_lowered((5, 2), M2, [Partial()], [Shard(0)], seed=4, fuse=True)
+    array, outputs, programs, _ = run_lowered((5, 2), M2, [Partial()], [Shard(0)], seed=4,
+                                              fuse=True)
     check_target(array, outputs, M2, [Shard(0)])
     assert "pd_op.all_reduce" in ops_of(programs[0]) and "pd_op.split" in ops_of(programs[0])
     assert "pd_op.reduce_scatter" not in ops_of(programs[0])
@@ -246,7 +250,8 @@ def test_uneven_partial_to_shard_is_all_reduce_then_split():
 
 @pytest.mark.parametrize("dim", [0, 1])
 def test_partial_to_shard_is_fused_into_reduce_scatter(dim):
-    array, outputs, programs = run_lowered((4, 6), M2, [Partial()], [Shard(dim)], seed=5, fuse=True)
+    array, outputs, programs, _ = run_lowered((4, 6), M2, [Partial()], [Shard(dim)], seed=5,
+                                              fuse=True)
     check_target(array, outputs, M2, [Shard(dim)])
     for program in programs.values():
         names = ops_of(program)
@@ -254,12 +259,22 @@ def test_partial_to_shard_is_fused_into_reduce_scatter(dim):
         assert names.count("pd_op.transpose") == (2 if dim else 0)
 
 
+def test_fused_partial_to_shard_moves_half_the_bytes():
+    # all_reduce moves 2(n-1)/n of the tensor, reduce_scatter (n-1)/n: half, on every rank.
+    _, _, _, unfused = run_lowered((8, 6), M2, [Partial()], [Shard(0)], seed=8)
+    _, _, _, fused = run_lowered((8, 6), M2, [Partial()], [Shard(0)], seed=8, fuse=True)
+    for rank in (0, 1):
+        assert set(unfused[rank]) == {"all_reduce"} and set(fused[rank]) == {"reduce_scatter"}
+        assert fused[rank]["reduce_scatter"]["bytes"] == unfused[rank]["all_reduce"]["bytes"] / 2
+        assert fused[rank]["reduce_scatter"]["bytes"] == 8 * 6 * 4 / 2
+
+
 def test_two_dimensional_mesh_dp_by_mp():
     # [Shard(0), Partial] -> [Replicate, Shard(1)] on a 2x2 mesh [[0,1],[2,3]]: all_gather over
     # the dp column groups, then all_reduce + split over the mp row groups.
     mesh = ProcessMesh((2, 2), (0, 1, 2, 3))
     source, target = [Shard(0), Partial()], [Replicate(), Shard(1)]
-    array, outputs, programs = run_lowered((4, 4), mesh, source, target, seed=6)
+    array, outputs, programs, _ = run_lowered((4, 4), mesh, source, target, seed=6)
     check_target(array, outputs, mesh, target)
     program = rank_program(reshard_program((4, 4), mesh, source, target), 3)
     assert dict(program.process_groups) == {0: (0, 2), 1: (1, 3), 2: (0, 1), 3: (2, 3)}
@@ -271,7 +286,7 @@ def test_two_dimensional_mesh_dp_by_mp():
 def test_two_dimensional_mesh_pp_by_dp_partial_on_both():
     mesh = ProcessMesh((2, 2), (0, 1, 2, 3))
     source, target = [Partial(), Partial()], [Replicate(), Replicate()]
-    array, outputs, _ = run_lowered((3, 2), mesh, source, target, seed=7)
+    array, outputs, _, _ = run_lowered((3, 2), mesh, source, target, seed=7)
     check_target(array, outputs, mesh, target)
 
 
