@@ -54,3 +54,32 @@ def insert_reshards(program: Program) -> list[Operation]:
             op.set_operand(i, reshard.result)
             made.append(reshard)
     return made
+
+
+def create_process_groups(program: Program) -> int:
+    """Add to the program's table, in program order, every process group that lowering its
+    reshards can use: the slice groups of every dimension of a same-mesh reshard's mesh, and the
+    ``[sender, receiver]`` pair of each position of a cross-mesh (pipeline) reshard.
+
+    Run on the global program before any per-rank lowering, so that every rank's program holds
+    the same table with the same ring ids — MPI and NCCL build one communicator per group, all
+    ranks together, and a rank that numbered its groups differently would wait forever.
+    Returns the number of groups added.
+    """
+    from .functions_reshard import slice_groups
+
+    before = len(program.process_groups)
+    for op in program.walk():
+        if op.name != "dist_op.reshard" or not op.results or op.operand(0) is None:
+            continue
+        src, dst = op.operand(0).type, op.results[0].type
+        if not isinstance(src, DistTensorType) or not isinstance(dst, DistTensorType):
+            continue
+        if src.mesh == dst.mesh:
+            for mesh_dim in range(src.mesh.ndim):
+                for group in slice_groups(src.mesh, mesh_dim):
+                    program.add_process_group(group)
+        elif len(src.mesh.process_ids) == len(dst.mesh.process_ids):
+            for s, d in zip(src.mesh.process_ids, dst.mesh.process_ids):
+                program.add_process_group([s, d])
+    return len(program.process_groups) - before

@@ -10,6 +10,8 @@ A flat list of named steps (:data:`CHAIN`), in Paddle 3.3.1's order
     partition              complete dist attributes        rules/partition.rw
     insert_reshards        a reshard before each reader needing another placement
                                                            engine/partition.py
+    process_groups         every group lowering may use, numbered alike on every rank
+                                                           engine/partition.py
     lower_reshard          placement changes on one mesh   rules/reshard.rw
     lower_pipeline_reshard send/recv across stages         rules/pipeline_reshard.rw
     prune_other_ranks                                      rules/prune_other_ranks.rw
@@ -34,7 +36,7 @@ from rulepass.engine.api import RuleSet
 from rulepass.engine.backward import append_backward
 from rulepass.engine.ir import Program
 from rulepass.engine.optimizer import append_optimizer
-from rulepass.engine.partition import insert_reshards
+from rulepass.engine.partition import create_process_groups, insert_reshards
 from rulepass.engine.rw_grad import load_grad_definitions
 from rulepass.engine.verify import verify
 
@@ -112,6 +114,11 @@ def _insert_reshards(state: ChainState):
     return {"reshards": len(made)} if made else {}
 
 
+def _process_groups(state: ChainState):
+    added = create_process_groups(state.program)
+    return {"groups": added} if added else {}
+
+
 def _rank(state: ChainState) -> int:
     return state.rank
 
@@ -129,6 +136,7 @@ CHAIN = [
     Step("optimizer", _optimizer),
     Step("partition", rule_pass("partition")),
     Step("insert_reshards", _insert_reshards),
+    Step("process_groups", _process_groups),
     Step("lower_reshard", rule_pass("lower_reshard", rank=_rank)),
     Step("lower_pipeline_reshard", rule_pass("lower_pipeline_reshard", rank=_rank)),
     Step("prune_other_ranks", rule_pass("prune_other_ranks", rank=_rank)),

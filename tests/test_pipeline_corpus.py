@@ -50,6 +50,12 @@ def load_config(name: str, *, job_programs: bool = False):
         types = dist_types(parse_program(stage_file(rank_dir, "before_dist2dense.pir").read_text()))
         names = [op.attr("parameter_name") for op in program.walk() if op.name == "builtin.parameter"]
         scope = shard_parameters(params, types["parameters"], rank, names)
+        # Optimizer state (AdamW's moments and beta powers): persistable data in Paddle's scope.
+        state_file = root / "opt_state.npz"
+        if state_file.exists():
+            state = dict(np.load(state_file))
+            scope.update({op.attr("name"): np.array(state[op.attr("name")]) for op in program.walk()
+                          if op.name == "pd_op.data" and op.attr("name") in state})
 
         def feeds(step, m, rank=rank, types=types):
             out = dict(constants)
@@ -87,12 +93,20 @@ def check_against_paddle(name, reference, ranks, types, result):
             if param.endswith("@GRAD@MERGE"):
                 np.testing.assert_array_equal(value, 0, err_msg=f"{param} not zeroed by the optimizer")
                 continue
+            if param not in final:  # optimizer state: against Paddle's final state
+                state_final = dict(np.load(CORPUS / name / "opt_state_final.npz"))
+                np.testing.assert_allclose(value, state_final[param], rtol=1e-5, atol=1e-7,
+                                           err_msg=param)
+                continue
             expected = local_piece(final[param], rank_types["parameters"][param], rank)
             np.testing.assert_allclose(value, expected, rtol=1e-5, atol=1e-7,
                                        err_msg=f"{name} rank {rank} {param}")
             assert value.dtype == np.float32
             checked += 1
-    assert {p for r in ranks for p in r.scope if not p.endswith("@GRAD@MERGE")} == set(final)
+    state = CORPUS / name / "opt_state_final.npz"
+    state_names = set(np.load(state).files) if state.exists() else set()
+    assert {p for r in ranks for p in r.scope
+            if not p.endswith("@GRAD@MERGE") and p not in state_names} == set(final)
     return checked
 
 

@@ -230,13 +230,18 @@ def test_uneven_shard_to_replicate_pads_the_short_piece():
         np.testing.assert_array_equal(out, array)
 
 
-def test_uneven_replicate_to_shard_uses_sections():
-    mesh = ProcessMesh((2,), (0, 1))
-    array, outputs, programs, _ = run_lowered((3, 5), mesh, [Replicate()], [Shard(1)], seed=2)
+def test_uneven_replicate_to_shard_slices_ceiling_pieces():
+    # 5 columns over 2 ranks: [0, 3) and [3, 5); 1 row over 4 ranks: 1, 0, 0, 0.
+    array, outputs, programs, _ = run_lowered((3, 5), M2, [Replicate()], [Shard(1)], seed=2)
     np.testing.assert_array_equal(outputs[0], array[:, :3])
     np.testing.assert_array_equal(outputs[1], array[:, 3:])
-    split = next(op for op in programs[1].walk() if op.name == "pd_op.split")
-    assert split.operands[1].owner.attributes["value"] == (3, 2)
+    (slice_op,) = [op for op in programs[1].walk() if op.name == "pd_op.slice"]
+    bounds = [v.owner.attributes["value"] for v in slice_op.operands[1:]]
+    assert bounds == [(3,), (5,)] and slice_op.attributes["axes"] == (1,)
+    mesh = ProcessMesh((4,), (0, 1, 2, 3))
+    array, outputs, _, _ = run_lowered((1, 2), mesh, [Replicate()], [Shard(0)], seed=2)
+    assert [outputs[r].shape for r in range(4)] == [(1, 2), (0, 2), (0, 2), (0, 2)]
+    np.testing.assert_array_equal(outputs[0], array)
 
 
 def test_uneven_partial_to_shard_is_all_reduce_then_split():
@@ -244,7 +249,7 @@ def test_uneven_partial_to_shard_is_all_reduce_then_split():
     array, outputs, programs, _ = run_lowered((5, 2), M2, [Partial()], [Shard(0)], seed=4,
                                               fuse=True)
     check_target(array, outputs, M2, [Shard(0)])
-    assert "pd_op.all_reduce" in ops_of(programs[0]) and "pd_op.split" in ops_of(programs[0])
+    assert "pd_op.all_reduce" in ops_of(programs[0]) and "pd_op.slice" in ops_of(programs[0])
     assert "pd_op.reduce_scatter" not in ops_of(programs[0])
 
 

@@ -112,3 +112,16 @@ def test_example_matches_paddle_under_mpiexec(name):
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.count("loss per step") == 1  # rank 0 reports, the others stay quiet
     assert "OK" in r.stdout
+
+
+@pytest.mark.parametrize("name", ["dp2_pp2", "mp2_sp", "pp2_vpp2"])
+def test_every_rank_numbers_its_process_groups_alike(name):
+    # MPI and NCCL build one communicator per group on all ranks together: different tables
+    # would hang the job (a dp2_pp2 run under mpiexec did, before process_groups ran globally).
+    from rulepass.run import compile_all
+
+    example = load_example(EXAMPLES / name)
+    compiled, _ = compile_all(example, RunOptions(), range(example.parallel.world_size))
+    tables = {r: c.program.process_groups for r, c in compiled.items()}
+    assert tables[0]
+    assert all(t == tables[0] for t in tables.values())
