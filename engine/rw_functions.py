@@ -163,8 +163,21 @@ class FunctionCalls:
         self.from_copy = {id(b): a for a, b in pairs}
 
     def call(self, name: str, args: list, span):
-        """The result of registered function `name` on `args`; EvalError for a non-live function
-        given an op created during the pass."""
+        """The result of registered function `name` on `args` (a Python `None` reads as absent);
+        EvalError for a non-live function given an op created during the pass, and for an
+        exception the function raises (naming it, so the driver can name the rule)."""
+        from .exprs import ABSENT, EvalError
+
+        try:
+            result = self._call(name, args, span)
+        except EvalError:
+            raise
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError,
+                ZeroDivisionError, ArithmeticError) as error:
+            raise EvalError(f"{name}() failed: {type(error).__name__}: {error}", span) from None
+        return ABSENT if result is None else result
+
+    def _call(self, name: str, args: list, span):
         from .exprs import EvalError
 
         registered = REGISTRY[name]

@@ -3,7 +3,7 @@
 Syntax (an addition to the rule language, recorded in ``docs/rule-language.md``)::
 
     # d(x·y): one matmul_grad gives both input grads.
-    grad f = pd_op.matmul(x, y) {transpose_x: tx, transpose_y: ty} {
+    grad f = pd_op.matmul(x, y) {transpose_x: tx, transpose_y: ty} => {
       g = pd_op.matmul_grad(x, y, grad(f)) {transpose_x: tx, transpose_y: ty} : type(x), type(y)
       grad x += g#0
       grad y += g#1
@@ -29,6 +29,7 @@ import attrs
 
 from . import rw_ast as A
 from .errors import RewriteError, RuleCompileError
+from .actions import as_type
 from .exprs import ABSENT, EVALUATORS, Context, EvalError, as_value, equal, evaluate
 from .ir import Operation, Value
 from .types import NULL_TYPE
@@ -113,6 +114,13 @@ class GradDefinition:
         self.where = _rewrite_grad_calls(decl.where) if decl.where is not None else None
         self.body = tuple(_rewrite_grad_calls(s) for s in decl.body)
         self.operand_names = {o.name for o in (self.operands or ()) if isinstance(o, A.OperandVar)}
+        for k, o in enumerate(self.operands or ()):
+            last = k == len(self.operands) - 1
+            if not isinstance(o, (A.OperandVar, A.OperandAny, A.OperandRest)) or (
+                    isinstance(o, A.OperandRest) and not last):
+                raise RuleCompileError(
+                    "a grad pattern's operands are variables, `_`, and a final `..` (no nested "
+                    "patterns or op#i)", file=o.span.file, line=o.span.line, col=o.span.col)
         for s in self.body:
             if isinstance(s, GradContrib) and s.name not in self.operand_names:
                 raise RuleCompileError(
@@ -193,7 +201,7 @@ class GradDefinition:
                 types = []
                 for t in s.types:
                     tv = evaluate(t, env, ctx)
-                    types.append(NULL_TYPE if tv is ABSENT else tv)
+                    types.append(NULL_TYPE if tv is ABSENT else as_type(tv, t.span))
                 created = emitter.create(s.op_name, operands, attributes, types)
                 if s.binding:
                     env[s.binding] = created

@@ -106,3 +106,31 @@ def test_a_user_grad_definition_overrides_ours(tmp_path, grads):
     result = append_backward(program, defs)
     assert "pd_op.my_relu_grad" in [op.name for op in result.grad_ops]
     assert "pd_op.relu_grad" not in [op.name for op in result.grad_ops]
+
+
+def test_a_nested_pattern_in_a_grad_head_is_refused_at_load():
+    module = parse_rules("grad f = pd_op.relu(pd_op.add(x, y)) => {\n"
+                         "  g = pd_op.relu_grad(f, grad(f)) : type(f)\n}\n", "nested.rw")
+    with pytest.raises(RuleCompileError, match="a grad pattern's operands") as info:
+        grad_definitions(module)
+    assert (info.value.line, info.value.col) == (1, 21)
+
+
+def test_a_failing_registered_function_is_a_rewrite_error_naming_it():
+    from rulepass.engine.api import load_rules_text
+    from rulepass.engine.rw_functions import function, unregister
+
+    @function("explodes")
+    def explodes(program, op):
+        raise TypeError("boom")
+
+    try:
+        rules = load_rules_text("pass p { rule r { match { o = pd_op.data } where not has(o.v)\n"
+                                "  rewrite { set o.v = explodes(o) } } }\n", "f.rw")
+        program = parse_program(SKIP)
+        before = print_program(program)
+        with pytest.raises(RewriteError, match=r"explodes\(\) failed: TypeError: boom"):
+            rules.run_pass(program, "p")
+        assert print_program(program) == before
+    finally:
+        unregister("explodes")
