@@ -48,23 +48,29 @@ def dist_type(shape, mesh: ProcessMesh, placements) -> DistTensorType:
                           TensorDistAttr.from_placements(mesh, len(shape), placements))
 
 
-def reshard_program(shape, mesh, source, target, op_role: int = 0, chunk_id: int = -1) -> Program:
-    """data(x: source) -> dist_op.reshard -> shadow_output "y", as the partition step leaves it."""
-    src, dst = dist_type(shape, mesh, source), dist_type(shape, mesh, target)
+def reshard_program(shape, mesh, source, target, op_role: int = 0, chunk_id: int = -1,
+                    then=()) -> Program:
+    """data(x: source) -> dist_op.reshard to target (then to each of `then`, a chain) ->
+    shadow_output "y", as the partition step leaves it."""
+    src = dist_type(shape, mesh, source)
     program = Program()
     data = Operation.create(
         "pd_op.data", [], [src],
         {"dtype": Symbol("float32"), "name": "x", "op_role": 0, "place": Place("undefined:0"),
          "shape": tuple(shape), "stop_gradient": (True,)},
         OperationDistAttr(mesh, [], [src.dist], chunk_id))
-    reshard = Operation.create(
-        "dist_op.reshard", [data.results[0]], [dst], {"op_role": op_role, "stop_gradient": (True,)},
-        OperationDistAttr(mesh, [src.dist], [dst.dist], chunk_id))
-    output = Operation.create(
-        "builtin.shadow_output", [reshard.results[0]], [], {"output_name": "y", "op_role": op_role},
-        OperationDistAttr(mesh, [dst.dist], [], chunk_id))
-    for op in (data, reshard, output):
-        program.block.append(op)
+    program.block.append(data)
+    value = data.results[0]
+    for placements in [target, *then]:
+        dst = dist_type(shape, mesh, placements)
+        reshard = Operation.create(
+            "dist_op.reshard", [value], [dst], {"op_role": op_role, "stop_gradient": (True,)},
+            OperationDistAttr(mesh, [value.type.dist], [dst.dist], chunk_id))
+        program.block.append(reshard)
+        value = reshard.results[0]
+    program.block.append(Operation.create(
+        "builtin.shadow_output", [value], [], {"output_name": "y", "op_role": op_role},
+        OperationDistAttr(mesh, [value.type.dist], [], chunk_id)))
     return program
 
 
@@ -106,13 +112,13 @@ def source_feeds(array, mesh, placements, rng) -> dict[int, np.ndarray]:
     return {r: np.ascontiguousarray(v, dtype=np.float32) for r, v in feeds.items()}
 
 
-def run_lowered(shape, mesh, source, target, seed: int = 0, fuse: bool = False):
+def run_lowered(shape, mesh, source, target, seed: int = 0, fuse: bool = False, then=()):
     """Lower, run on threads; returns (global array, {rank: output}, {rank: dense program},
     {rank: the communicator's per-kind calls and ring bytes})."""
     rng = np.random.default_rng(seed)
     array = rng.standard_normal(shape).astype(np.float32)
     feeds = source_feeds(array, mesh, source, rng)
-    program = reshard_program(shape, mesh, source, target)
+    program = reshard_program(shape, mesh, source, target, then=then)
     programs = {r: rank_program(program, r, fuse) for r in mesh.process_ids}
     world = max(mesh.process_ids) + 1
 
@@ -272,6 +278,66 @@ def test_fused_partial_to_shard_moves_half_the_bytes():
         assert set(unfused[rank]) == {"all_reduce"} and set(fused[rank]) == {"reduce_scatter"}
         assert fused[rank]["reduce_scatter"]["bytes"] == unfused[rank]["all_reduce"]["bytes"] / 2
         assert fused[rank]["reduce_scatter"]["bytes"] == 8 * 6 * 4 / 2
+
+
+def test_chained_reshards_fold_into_one():
+    # Shard(1) -> Partial -> Replicate (a chain the partition step makes): one all_gather, not
+    # all_gather + assign/zeros + all_reduce.
+    array, outputs, programs, stats = run_lowered((2, 4), M2, [Shard(1)], [Partial()], seed=9,
+                                                  then=([Replicate()],))
+    check_target(array, outputs, M2, [Replicate()])
+    for rank in (0, 1):
+        assert set(stats[rank]) == {"all_gather"}
+        assert "pd_op.assign" not in ops_of(programs[rank])
+
+
+def two_readers_program(in_place_between: bool) -> Program:
+    """x: Partial; reshard to Replicate read by output "y", then (after an in-place scale_ of x,
+    when asked) a second reshard of x to Replicate read by output "z"."""
+    program = reshard_program((4,), M2, [Partial()], [Replicate()])
+    data, first, output = list(program.block)
+    x = data.results[0]
+    if in_place_between:
+        factor = Operation.create("pd_op.full", [], [dist_type((1,), M2, [Replicate()])],
+                                  {"dtype": Symbol("float32"), "place": Place("cpu"), "shape": (1,),
+                                   "value": 2.0, "op_role": 0})
+        scale = Operation.create("pd_op.scale_", [x, factor.results[0]], [x.type],
+                                 {"bias": 0.0, "bias_after_scale": True, "op_role": 0},
+                                 OperationDistAttr(M2, [x.type.dist, factor.results[0].type.dist],
+                                                   [x.type.dist], -1))
+        program.block.append(factor)
+        program.block.append(scale)
+    second = Operation.create("dist_op.reshard", [x], [first.results[0].type], dict(first.attributes),
+                              first.dist_attr)
+    program.block.append(second)
+    program.block.append(Operation.create("builtin.shadow_output", [second.results[0]], [],
+                                          {"output_name": "z", "op_role": 0}, output.dist_attr))
+    return program
+
+
+def test_duplicate_reshards_of_one_value_merge():
+    program = two_readers_program(in_place_between=False)
+    RULES.run_pass(program, "lower_reshard", rank=0)
+    (reduce,) = [op for op in program.walk() if op.name == "pd_op.all_reduce"]
+    outputs = [op for op in program.walk() if op.name == "builtin.shadow_output"]
+    assert [op.operands[0].owner for op in outputs] == [reduce, reduce]
+
+
+def test_reshards_around_an_in_place_write_stay_apart():
+    # scale_ writes x between the two reshards: the second must see the scaled value.
+    program = two_readers_program(in_place_between=True)
+    RULES.run_pass(program, "lower_reshard", rank=0)
+    assert ops_of(program).count("pd_op.all_reduce") == 2
+    programs = {r: rank_program(two_readers_program(True), r) for r in (0, 1)}
+    feeds = {0: np.array([1, 2, 3, 4], np.float32), 1: np.array([10, 20, 30, 40], np.float32)}
+
+    def body(comm):
+        return Executor(programs[comm.rank], rank=comm.rank, communicator=comm).run(
+            {"x": feeds[comm.rank]})
+
+    for out in run_ranks(2, body, timeout=30):
+        np.testing.assert_array_equal(out["y"], [11, 22, 33, 44])
+        np.testing.assert_array_equal(out["z"], [22, 44, 66, 88])
 
 
 def test_two_dimensional_mesh_dp_by_mp():

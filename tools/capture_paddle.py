@@ -56,9 +56,14 @@ CONFIGS: dict[str, dict] = {
     "mp2": dict(kind="mp", world_size=2, pp=1, vpp=1, mp=2, dp=1, schedule="none",
                 micro_batches=1, global_batch=4, hidden=8, inter=16, out=8,
                 seg_method="", sequence_parallel=False),
-    "mp2_sp": dict(kind="mp", world_size=2, pp=1, vpp=1, mp=2, dp=1, schedule="none",
-                   micro_batches=1, global_batch=4, seq=4, hidden=8, inter=16, out=8,
-                   seg_method="", sequence_parallel=True),
+    # Megatron-style sequence parallelism, sequence-first [seq, batch, hidden]: the loader's
+    # leading axis is the sequence (global_batch = seq positions per step, each [batch, hidden])
+    "mp2_sp": dict(kind="sp", world_size=2, pp=1, vpp=1, mp=2, dp=1, schedule="none",
+                   micro_batches=1, global_batch=4, seq=4, batch=2, hidden=8, inter=16, out=8,
+                   seg_method="", seq_first=True),
+    "mp2_sp_bias": dict(kind="mp", world_size=2, pp=1, vpp=1, mp=2, dp=1, schedule="none",
+                        micro_batches=1, global_batch=4, seq=4, hidden=8, inter=16, out=8,
+                        seg_method="", sequence_parallel=True),
     "pp2_1f1b_adamw": dict(kind="pp", world_size=2, pp=2, vpp=1, mp=1, dp=1, schedule="1F1B",
                            micro_batches=4, global_batch=8, hidden=8, inter=16, out=4,
                            layer_stages=[0, 1], seg_method="", local_map=False, optimizer="adamw"),
@@ -165,8 +170,38 @@ def build_model(cfg: dict, distributed: bool):
                 out = out + h
             return out
 
+    class SequenceParallelMLP(nn.Layer):
+        """Megatron sequence parallelism on [seq, batch, hidden]: outside the tensor-parallel
+        region the activations are split along the sequence (Shard(0)); all_gather before the
+        column-parallel Linear (w Shard(1), b Shard(0)), relu, row-parallel Linear without bias
+        (w Shard(0)) whose Partial(SUM) output goes straight to Shard(0) (reduce-scatter), then a
+        residual add and a LayerNorm (scale and bias Replicate) on the sequence shards."""
+
+        def __init__(self, mesh):
+            super().__init__()
+            self.mesh = mesh
+            self.column = nn.Linear(cfg["hidden"], cfg["inter"])
+            self.row = nn.Linear(cfg["inter"], cfg["out"], bias_attr=False)
+            self.norm = nn.LayerNorm(cfg["out"])
+            self.column.weight = place(self.column.weight, mesh, [dist.Shard(1)])
+            self.column.bias = place(self.column.bias, mesh, [dist.Shard(0)])
+            self.row.weight = place(self.row.weight, mesh, [dist.Shard(0)])
+            self.norm.weight = place(self.norm.weight, mesh, [dist.Replicate()])
+            self.norm.bias = place(self.norm.bias, mesh, [dist.Replicate()])
+
+        def forward(self, x):
+            # x arrives Shard(0) (the loader splits the sequence along "mp")
+            x_full = dist.reshard(x, self.mesh, [dist.Replicate()]) if distributed else x
+            out = self.row(F.relu(self.column(x_full)))  # Partial(SUM) when distributed
+            if distributed:
+                out = dist.reshard(out, self.mesh, [dist.Shard(0)])
+            return self.norm(out + x)
+
     paddle.seed(SEED)
     np.random.seed(SEED)
+    if cfg["kind"] == "sp":
+        mesh = dist.ProcessMesh(list(range(cfg["world_size"])), dim_names=["mp"]) if distributed else None
+        return SequenceParallelMLP(mesh), [mesh]
     if cfg["kind"] == "dp":
         stage_meshes = [dist.ProcessMesh(list(range(cfg["world_size"])), dim_names=["dp"])
                         if distributed else None]
@@ -197,8 +232,12 @@ def make_optimizer(cfg: dict, parameters):
 def make_data(cfg: dict) -> tuple[np.ndarray, np.ndarray]:
     """Inputs and labels shaped [steps, global batch, ...], float32."""
     rng = np.random.default_rng(SEED)
-    feature = [cfg["seq"], cfg["hidden"]] if "seq" in cfg else [cfg["hidden"]]
-    label = [cfg["seq"], cfg["out"]] if "seq" in cfg else [cfg["out"]]
+    if cfg.get("seq_first"):  # [steps, seq, batch, ...]: the loader stacks sequence positions
+        feature, label = [cfg["batch"], cfg["hidden"]], [cfg["batch"], cfg["out"]]
+    elif "seq" in cfg:
+        feature, label = [cfg["seq"], cfg["hidden"]], [cfg["seq"], cfg["out"]]
+    else:
+        feature, label = [cfg["hidden"]], [cfg["out"]]
     x = rng.standard_normal([STEPS, cfg["global_batch"], *feature]).astype("float32")
     y = rng.standard_normal([STEPS, cfg["global_batch"], *label]).astype("float32")
     return x, y
@@ -404,7 +443,7 @@ def make_dist_loader(cfg: dict, meshes: list):
     import paddle.distributed as dist
 
     loader = make_loader(cfg)
-    shard_dims = "dp" if cfg["dp"] > 1 else None
+    shard_dims = "dp" if cfg["dp"] > 1 else "mp" if cfg["kind"] == "sp" else None
     if cfg["kind"] == "pp":
         return dist.shard_dataloader(loader, meshes=[meshes[0], meshes[-1]], shard_dims=shard_dims)
     return dist.shard_dataloader(loader, meshes=meshes[0], shard_dims=shard_dims)
