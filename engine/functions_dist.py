@@ -21,6 +21,7 @@ from .types import (
     NullType,
     OperationDistAttr,
     ProcessMesh,
+    TensorDistAttr,
     VectorType,
 )
 
@@ -91,3 +92,19 @@ def used_chunk(program, value):
                 return op.dist_attr.chunk_id
             stack.extend(reversed(op.results))
     return -1
+
+
+@function("placed_as")
+def placed_as(program, t, dist_attr):
+    """Dist type ``t`` on its own mesh with the dims_mapping and partial dims of ``dist_attr``
+    (e.g. a ``dtensor_to_local``'s ``grad_dist_attr``, whose mesh may be stale after
+    ``complete_chunk_id`` moved the op); ``t`` itself when ``dist_attr`` is absent or null, or
+    lays out another number of mesh dimensions. Raises ``TypeError`` for a dense ``t``."""
+    if dist_attr is None or dist_attr is ABSENT or getattr(dist_attr, "is_null", True):
+        return t
+    if not isinstance(t, DistTensorType):
+        raise TypeError(f"placed_as() needs a dist tensor type, got {t!r}")
+    if dist_attr.mesh.ndim != t.mesh.ndim or len(dist_attr.dims_mapping) != len(t.shape):
+        return t
+    return DistTensorType(t.shape, t.dtype, TensorDistAttr(t.mesh, dist_attr.dims_mapping,
+                                                           dist_attr.partial))

@@ -32,6 +32,7 @@ from .errors import RewriteError, RuleCompileError
 from .actions import as_type
 from .exprs import ABSENT, EVALUATORS, Context, EvalError, as_value, equal, evaluate
 from .ir import Operation, Value
+from .rw_functions import FunctionCalls
 from .types import NULL_TYPE
 
 
@@ -180,7 +181,8 @@ class GradDefinition:
         """Run the body: create the grad ops, record the contributions."""
         env = dict(bindings)
         env["$emitter"] = emitter
-        ctx = Context(op.program, {})
+        # Registered functions run on the program as it stands (append_backward is no pass).
+        ctx = Context(op.program, {}, FunctionCalls(op.program, ()))
         try:
             for s in self.body:
                 if isinstance(s, GradContrib):
@@ -228,7 +230,10 @@ def load_grad_definitions(paths=None) -> list[GradDefinition]:
     ``rules/grad.rw``). Later files come first, so a user's definition overrides ours."""
     from importlib import resources
 
+    from .api import import_function_modules
     from .rw_parse import parse_rules
+
+    import_function_modules()  # grad bodies may call the shipped functions (with_dist, ...)
 
     if paths is None:
         ref = resources.files("rulepass.rules").joinpath("grad.rw")

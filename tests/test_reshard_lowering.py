@@ -22,7 +22,6 @@ from rulepass.engine.errors import RulepassError
 from rulepass.engine.functions_reshard import gathered, mesh_group, shard_sizes, slice_groups
 from rulepass.engine.ir import Operation, Program
 from rulepass.engine.printer import print_program
-from rulepass.engine.verify import verify
 from rulepass.engine.types import (
     DistTensorType,
     OperationDistAttr,
@@ -33,6 +32,7 @@ from rulepass.engine.types import (
     TensorDistAttr,
     shard_bounds,
 )
+from rulepass.engine.verify import verify
 from rulepass.runtime.comm_local import run_ranks
 from rulepass.runtime.executor import Executor
 

@@ -98,7 +98,7 @@ def _mpiexec():
 
 
 @pytest.mark.mpi
-@pytest.mark.parametrize("name", ["pp2_1f1b", "pp2_vpp2_localmap", "dp2_pp2"])
+@pytest.mark.parametrize("name", ["pp2_fthenb", "pp2_1f1b", "pp2_vpp2_localmap", "mp2_sp", "dp2_pp2"])
 def test_example_matches_paddle_under_mpiexec(name):
     pytest.importorskip("mpi4py")
     mpiexec = _mpiexec()
