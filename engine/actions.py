@@ -12,7 +12,8 @@ import attrs
 
 from . import rw_ast as A
 from .errors import RewriteError
-from .exprs import ABSENT, Context, EvalError, as_value, describe, evaluate, iterate
+from .expr_compile import compiled
+from .exprs import ABSENT, Context, EvalError, as_value, describe, iterate
 from .ir import Operation, Value
 from .match import Match
 from .printer import print_op
@@ -101,12 +102,12 @@ class Rewriter:
 
     def eval(self, expr, env):
         """Evaluate an expression of the rewrite."""
-        return evaluate(expr, env, self.ctx)
+        return compiled(expr)(env, self.ctx)
 
     def actions(self, actions, env: dict) -> None:
         """Run `actions` in order with variables `env` (created ops are added to it)."""
         for action in actions:
-            getattr(self, "do_" + type(action).__name__)(action, env)
+            ACTIONS[type(action)](self, action, env)
 
     # ---- actions ------------------------------------------------------------------------------
     def do_CreateOp(self, action: A.CreateOp, env: dict) -> None:
@@ -218,7 +219,8 @@ class Rewriter:
                             f"{use.op.name}, which is not erased (replace the uses first)",
                             action.span, "  used by: " + print_op(use.op))
         # Users before producers (reverse program order), so every erase sees no uses left.
-        alive.sort(key=Operation.position_key, reverse=True)
+        if len(alive) > 1:
+            alive.sort(key=Operation.position_key, reverse=True)
         for op in alive:
             for value in op.operands:
                 if value is not None and value.owner is not None:
@@ -320,3 +322,8 @@ class Rewriter:
         """`fail "message"`: stops the pass, naming the rule and the op."""
         message = self.eval(action.message, env)
         raise self.error(str(message), action.span)
+
+
+#: Action node type -> the Rewriter method carrying it out.
+ACTIONS = {getattr(A, name[3:]): method for name, method in vars(Rewriter).items()
+           if name.startswith("do_")}

@@ -165,7 +165,7 @@ class Driver:
                 continue
             found = self.matcher.first_at(item, self.stats)
             if found is not None:
-                self.apply(found)
+                self.apply(found, revisit=False)
 
     # ---- one application --------------------------------------------------------------------
     def positions(self, ops) -> tuple:
@@ -175,8 +175,9 @@ class Driver:
         self.ctx.version += 1
         return tuple((self.ctx.position(op), op.name) for op in ops)
 
-    def apply(self, found: Match) -> list:
-        """Apply a match; returns the ops to revisit. Raises RewriteError for a no-op, an
+    def apply(self, found: Match, revisit: bool = True) -> list:
+        """Apply a match; returns the ops to revisit (none when `revisit` is false: a sweep
+        visits each op once and does not need them). Raises RewriteError for a no-op, an
         exhausted budget or a repeated state."""
         rule = found.rule
         before = self.positions(found.ops)
@@ -193,34 +194,40 @@ class Driver:
         self.stats.rule(rule).applied += 1
         self.applied += 1
         self.recent.append((rule.name, found.ops))
-        survivors = [op for op in found.ops if alive(op, self.program)]
-        after_ops = sorted({**dict.fromkeys(survivors), **dict.fromkeys(
-            op for op in outcome.created if alive(op, self.program))},
-            key=Operation.position_key)
+        program = self.program
+        after_ops = [op for op in found.ops if alive(op, program)]
+        if outcome.created:
+            after_ops = list({**dict.fromkeys(after_ops), **dict.fromkeys(
+                op for op in outcome.created if alive(op, program))})
+        if len(after_ops) > 1:
+            after_ops.sort(key=Operation.position_key)
         self.trace.append(Application(self.cpass.name, rule.name, rule.file, rule.line,
                                       before, self.positions(after_ops)))
         for op in outcome.reindex:
-            self.index.refresh(op, alive(op, self.program))
-        revisit: dict = {}
+            self.index.refresh(op, alive(op, program))
+        if not revisit:
+            self.check_progress()
+            return []
+        pending: dict = {}
         for op in outcome.touched:
             if not alive(op, self.program):
                 continue
-            revisit[op] = None
+            pending[op] = None
             for value in op.operands:
                 if value is not None:
-                    revisit[value.owner if value.owner is not None else value] = None
+                    pending[value.owner if value.owner is not None else value] = None
             for result in op.results:
                 for use in result.uses:
-                    revisit[use.op] = None
+                    pending[use.op] = None
             for neighbour in (op.prev_op, op.next_op, op.block.parent_op):
                 if neighbour is not None:
-                    revisit[neighbour] = None
+                    pending[neighbour] = None
         if not self.matcher.value_rules:
-            revisit = {k: None for k in revisit if isinstance(k, Operation)}
+            pending = {k: None for k in pending if isinstance(k, Operation)}
         self.check_progress()
-        ordered = [k for k in revisit if isinstance(k, Operation)]
+        ordered = [k for k in pending if isinstance(k, Operation)]
         ordered.sort(key=Operation.position_key)
-        return ordered + [k for k in revisit if isinstance(k, Value)]
+        return ordered + [k for k in pending if isinstance(k, Value)]
 
     def check_progress(self) -> None:
         """Fail with "did not converge" past the budget or on a repeated program state."""

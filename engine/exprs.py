@@ -62,6 +62,9 @@ def normalize(x):
 def equal(a, b) -> bool:
     """Rule-language equality: bools equal only bools, symbols equal their text, lists tuples;
     ops and values by identity."""
+    kind = type(a)
+    if kind is type(b) and (kind is int or kind is str):
+        return a == b  # the common case, answered as the general path below would
     if isinstance(a, bool) != isinstance(b, bool):
         return False
     if isinstance(a, (Operation, Value)) or isinstance(b, (Operation, Value)):
@@ -156,6 +159,17 @@ def contains(container, item, span=None) -> bool:
     if isinstance(container, ProcessMesh):
         return item in container
     if isinstance(container, (list, tuple)):
+        kind = type(item)
+        if kind is int or kind is str:
+            # Items of the same plain type compare with ==; others (bools, symbols, floats)
+            # through `equal`, so the answer is the general one.
+            for x in container:
+                if type(x) is kind:
+                    if x == item:
+                        return True
+                elif equal(item, x):
+                    return True
+            return False
         return any(equal(item, x) for x in container)
     raise EvalError(f"`in` needs a list, a string or a process mesh, got {describe(container)}",
                     span)

@@ -15,7 +15,8 @@ from time import perf_counter
 import attrs
 
 from .errors import RewriteError
-from .exprs import ABSENT, Context, EvalError, condition_text, equal, evaluate, show
+from .expr_compile import compiled
+from .exprs import ABSENT, Context, EvalError, condition_text, equal, show
 from .ir import Operation, Value
 from .printer import print_op
 from .rw_compile import CompiledPass, CompiledRule, PatternNode
@@ -39,11 +40,13 @@ class Match:
 @attrs.frozen
 class Plan:
     """How to match a rule from one root: `steps` ("node", i) / ("region",) / ("inside",) /
-    ("value",) in order, and the `where` terms to test after each step."""
+    ("value",) in order, and the `where` terms to test after each step (`checks`: the terms;
+    `tests`: (term, compiled closure) pairs, what the matcher runs)."""
 
     root: int
     steps: tuple
     checks: tuple
+    tests: tuple = ()
 
 
 def operand_at(op: Operation, node: PatternNode, position: int):
@@ -150,7 +153,8 @@ class RuleMatcher:
                 if node.index not in visited:
                     visit_from(node.index)
         checks = self.schedule(rule, steps)
-        plan = Plan(root if root is not None else -1, tuple(steps), checks)
+        tests = tuple(tuple((term, compiled(term)) for term in terms) for terms in checks)
+        plan = Plan(root if root is not None else -1, tuple(steps), checks, tests)
         self.plans[key] = plan
         return plan
 
@@ -224,16 +228,22 @@ class RuleMatcher:
                 return None
         if not self.checks_pass(plan, 0, env):
             return None
-        for found in self.search(rule, plan, env, 1):
+        if len(plan.steps) == 1:
+            found_all = (env,)  # one pattern, already bound and checked: no search to run
+        else:
+            found_all = self.search(rule, plan, env, 1)
+        for found in found_all:
             ops = [found[n.var] for n in rule.nodes if isinstance(found.get(n.var), Operation)]
-            ops.sort(key=Operation.position_key)
+            if len(ops) > 1:
+                ops.sort(key=Operation.position_key)
             return Match(rule, found, tuple(ops))
         return None
 
     def checks_pass(self, plan: Plan, step: int, env: dict) -> bool:
         """Test the where terms scheduled after `step`."""
-        for term in plan.checks[step]:
-            if not evaluate(term, env, self.ctx):
+        ctx = self.ctx
+        for term, test in plan.tests[step]:
+            if not test(env, ctx):
                 if self.explaining is not None:
                     self.fail(step + 1, lambda: f"where `{condition_text(term)}` is false"
                               + self.bindings_text(term, env))
@@ -290,7 +300,8 @@ class RuleMatcher:
 
     def bind(self, rule: CompiledRule, node: PatternNode, op, env: dict, depth: int):
         """`env` extended with `node` bound to `op`, or None when `op` does not fit."""
-        where = _Where(node)
+        # Messages are only made in explain mode; matching pays nothing for them.
+        where = _Where(node) if self.explaining is not None else None
         if not isinstance(op, Operation):
             self.fail(depth, lambda: f"{where} needs an op")
             return None
@@ -311,7 +322,7 @@ class RuleMatcher:
                 self.fail(depth, lambda: f"{where}: {op.name} has no attribute {attr.key!r}")
                 return None
             if kind == "AttrEqual":
-                wanted = evaluate(attr.value.value, new, self.ctx)
+                wanted = compiled(attr.value.value)(new, self.ctx)
                 if not equal(value, wanted):
                     self.fail(depth, lambda: f"{where}: attribute {attr.key} is {show(value)}, "
                               f"not {show(wanted)}")

@@ -27,7 +27,7 @@ from rulepass.engine.printer import print_program
 from rulepass.example import Example, ExampleError, load_example
 from rulepass.runtime.pipeline import RankProgram, mean_losses, run_rank
 from rulepass.runtime.schedules import bubble_fraction
-from rulepass.runtime.sharding import dist_types, local_piece, rank_micro_batch
+from rulepass.runtime.sharding import ShardingError, dist_types, local_piece, rank_micro_batch
 
 LR_FEED = "learning_rate_0"
 
@@ -116,13 +116,26 @@ class RankSetup:
             if name in example.params:
                 t = types["parameters"].get(name)
                 value = example.params[name]
-                scope[name] = np.array(local_piece(value, t, self.rank) if t is not None
-                                       else value)
+                try:
+                    scope[name] = np.array(local_piece(value, t, self.rank) if t is not None
+                                           else value)
+                except ShardingError as e:
+                    raise ExampleError(f"{example.path / 'params.npz'}: parameter {name!r}: "
+                                       f"{e.message}") from None
             elif name in example.opt_state:  # optimizer state the example gives (AdamW)
                 scope[name] = np.array(example.opt_state[name])
             else:  # optimizer state as Paddle starts it
                 shape, fill = state[name]
                 scope[name] = np.full(shape, fill, dtype=np.float32)
+        fed = {op.attributes.get("name") for op in compiled.program.walk()
+               if op.name == "pd_op.data" and op.attributes.get("name") != LR_FEED
+               and not (op.attributes.get("persistable") in ((True,), True)
+                        and op.attributes.get("name") in scope)}
+        missing = sorted(n for n in fed if n not in example.data)
+        if missing:
+            raise ExampleError(f"{example.path / 'data.npz'}: no array for the program's "
+                               f"input(s) {', '.join(map(repr, missing))} (it has: "
+                               f"{', '.join(sorted(example.data)) or 'none'})")
         self.scope = scope
         self.micro_batches = micro_batches
         self.schedule = schedule

@@ -22,14 +22,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..engine.errors import RuntimeFailure
 from ..engine.ir import Program
 from ..engine.types import DistTensorType, shard_bounds
 
 __all__ = ["ShardingError", "dist_types", "local_piece", "micro_batch", "rank_micro_batch", "shard_parameters"]
 
 
-class ShardingError(ValueError):
-    """A global array does not fit the dist type, or a batch does not split into micro-batches."""
+class ShardingError(RuntimeFailure, ValueError):
+    """A global array does not fit the dist type, or a batch does not split into micro-batches
+    (a :class:`RuntimeFailure`, so the CLI reports it as one message)."""
 
 
 def dist_types(program: Program) -> dict[str, dict[str, DistTensorType]]:

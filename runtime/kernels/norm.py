@@ -45,7 +45,8 @@ def layer_norm(xp: Any, inputs: list, attrs: dict) -> list:
 
     Normalizes over axes ``begin_norm_axis..`` of x: ``out = (x - mean) / sqrt(variance + eps)
     * scale + bias``. ``scale``/``bias`` are optional (None) and hold ``cols`` elements (shape
-    ``[cols]`` or x's trailing shape). ``mean``/``variance`` (biased) have shape ``[rows]``.
+    ``[cols]`` or x's trailing shape). ``mean``/``variance`` (biased) have shape
+    ``x.shape[:begin_norm_axis]``, as Paddle 3.3.1 types them.
 
     Raises:
         KernelError: ``begin_norm_axis`` out of range.
@@ -64,7 +65,9 @@ def layer_norm(xp: Any, inputs: list, attrs: dict) -> list:
         y = y * xp.reshape(xp.astype(scale, wide), (cols,))
     if bias is not None:
         y = y + xp.reshape(xp.astype(bias, wide), (cols,))
-    return [xp.astype(xp.reshape(y, tuple(x.shape)), x.dtype), mean, variance]
+    lead = tuple(x.shape[:begin])  # Paddle types mean and variance as x.shape[:begin_norm_axis]
+    return [xp.astype(xp.reshape(y, tuple(x.shape)), x.dtype), xp.reshape(mean, lead),
+            xp.reshape(variance, lead)]
 
 
 @kernel("pd_op.layer_norm_grad")
