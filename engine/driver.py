@@ -21,7 +21,8 @@ import hashlib
 
 from .actions import Rewriter
 from .errors import RewriteError
-from .exprs import Context, EvalError
+from . import rw_ast as A
+from .exprs import Context, EvalError, evaluate
 from .ir import Operation, Program, Value
 from .match import Match, RuleMatcher
 from .rw_index import ProgramIndex
@@ -38,19 +39,24 @@ BUDGET_BASE = 1000
 STATE_WINDOW = 64
 
 
-def called_functions(cpass: CompiledPass) -> set[str]:
-    """Names of the functions a pass's rules call (to snapshot for registered ones)."""
-    names: set[str] = set()
+def registered_calls(cpass: CompiledPass) -> list:
+    """The calls of registered functions in a pass's rules (`where`, rewrite actions and
+    pattern attribute values), each call node once."""
+    calls: dict = {}
     stack = []
     for rule in cpass.rules:
         decl = rule.decl
         if decl.where is not None:
             stack.append(decl.where)
         stack.extend(decl.rewrite)
+        for node in rule.nodes:
+            for attr in node.attrs:
+                if hasattr(attr.value, "value"):
+                    stack.append(attr.value.value)
     while stack:
         node = stack.pop()
-        if hasattr(node, "func"):
-            names.add(node.func)
+        if isinstance(getattr(node, "func", None), str) and node.func in REGISTRY:
+            calls[id(node)] = node
         for name in ("operands", "types", "items", "body"):
             value = getattr(node, name, None)
             if isinstance(value, tuple):
@@ -62,7 +68,27 @@ def called_functions(cpass: CompiledPass) -> set[str]:
         for attr in getattr(node, "attrs", ()) or ():
             stack.append(attr.value)
         stack.extend(children(node))
-    return names & set(REGISTRY)
+    return list(calls.values())
+
+
+def called_functions(cpass: CompiledPass) -> set[str]:
+    """Names of the registered functions a pass's rules call (to snapshot for registered ones)."""
+    return {call.func for call in registered_calls(cpass)}
+
+
+def constant_calls(cpass: CompiledPass, ctx: Context) -> list | None:
+    """(name, argument values) of each call of a non-live registered function when every such
+    call has constant arguments (literals and params): those can be answered before the pass
+    changes anything, so no copy of the program is needed. None when some call is not constant."""
+    found = []
+    for call in registered_calls(cpass):
+        registered = REGISTRY[call.func]
+        if registered.live or registered.prepare is not None:
+            continue  # these never need the copy
+        if not all(isinstance(arg, (A.Literal, A.ParamRef)) for arg in call.args):
+            return None
+        found.append((call.func, [evaluate(arg, {}, ctx) for arg in call.args], call.span))
+    return found
 
 
 def alive(op: Operation, program: Program) -> bool:
@@ -83,7 +109,8 @@ class Driver:
         self.stats = PassStats()
         self.trace: list[Application] = []
         self.ctx = Context(program, params)
-        self.ctx.functions = FunctionCalls(program, called_functions(cpass))
+        self.ctx.functions = FunctionCalls(program, called_functions(cpass),
+                                           constant_calls(cpass, self.ctx))
         join_keys = {attr.key for rule in cpass.rules for node in rule.nodes
                      for attr in node.attrs if hasattr(attr.value, "name")}
         self.index = ProgramIndex(program, join_keys)

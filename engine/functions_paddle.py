@@ -505,31 +505,32 @@ def dist_program(program: Program) -> bool:
     return any(is_dist(v.type) for v in program.kwargs)
 
 
-_INNER: "weakref.WeakKeyDictionary[Program, set]" = weakref.WeakKeyDictionary()
+def local_region_ops(program: Program) -> set:
+    """The ids of the ops lying strictly between a `dist_op.dtensor_to_local` and the first
+    `dist_op.dtensor_from_local` after it in the same block: one walk over the program."""
+    inner: set = set()
+    blocks = [program.block]
+    while blocks:
+        block = blocks.pop()
+        opened = None
+        for o in block:
+            blocks.extend(o.regions)
+            if o.name == "dist_op.dtensor_to_local":
+                opened = []
+            elif o.name == "dist_op.dtensor_from_local":
+                if opened is not None:
+                    inner.update(id(x) for x in opened)
+                opened = None
+            elif opened is not None:
+                opened.append(o)
+    return inner
 
 
-@function("inside_local_region")
-def inside_local_region(program: Program, op: Operation) -> bool:
+@function("inside_local_region", prepare=local_region_ops)
+def inside_local_region(inner: set, op: Operation) -> bool:
     """Rule function `inside_local_region(op)`: whether `op` lies strictly between a
     `dist_op.dtensor_to_local` and the first `dist_op.dtensor_from_local` after it in its block, in
     the program as the pass found it. The same question as the built-in `in_region`, answered from
-    one walk over the program per pass instead of a walk from each op (which costs O(n) per op)."""
-    inner = _INNER.get(program)
-    if inner is None:
-        inner = set()
-        blocks = [program.block]
-        while blocks:
-            block = blocks.pop()
-            opened = None
-            for o in block:
-                blocks.extend(o.regions)
-                if o.name == "dist_op.dtensor_to_local":
-                    opened = []
-                elif o.name == "dist_op.dtensor_from_local":
-                    if opened is not None:
-                        inner.update(id(x) for x in opened)
-                    opened = None
-                elif opened is not None:
-                    opened.append(o)
-        _INNER[program] = inner
+    one walk over the program per pass (`local_region_ops`, the table this function reads) instead
+    of a walk from each op (which costs O(n) per op)."""
     return id(op) in inner

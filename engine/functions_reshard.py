@@ -8,7 +8,6 @@ which placement change, which ops); these say only what the rule language has no
 - type constructors for the intermediate states: ``replicated``, ``placed``, ``resized``,
   ``transposed``, ``gathered``, ``piece_types``, ``vec``, ``replicated_array``;
 - ``shard_sizes(size, parts)`` — the sections of the uneven split rule;
-- ``same_block(a, b)`` — whether two ops lie in one block (live);
 - ``dtype_attr(name)`` and ``cpu_place()`` — the bare-word attribute values ``float32`` and
   ``Place(cpu)``.
 
@@ -195,13 +194,6 @@ def replicated_array(program, mesh: ProcessMesh, length: int, dtype: str) -> Dis
     return DistTensorType((int(length),), str(dtype), dist)
 
 
-@function("same_block", live=True)
-def same_block(program, a, b) -> bool:
-    """True when ops ``a`` and ``b`` lie in the same block (so the earlier one dominates the
-    later one). Live: it is asked about reshards the pass has just made."""
-    return a.block is not None and a.block is b.block
-
-
 @function("dtype_attr")
 def dtype_attr(program, name) -> Symbol:
     """The bare-word dtype attribute ``name`` (``dtype:float32``, not ``dtype:"float32"``)."""
@@ -216,6 +208,5 @@ def cpu_place(program) -> Place:
 
 __all__ = [
     "slice_groups", "mesh_group", "replicated", "placed", "resized", "transposed", "gathered",
-    "shard_sizes", "piece_types", "vec", "replicated_array", "same_block", "dtype_attr",
-    "cpu_place",
+    "shard_sizes", "piece_types", "vec", "replicated_array", "dtype_attr", "cpu_place",
 ]

@@ -71,6 +71,9 @@ class Value:
 
     def users(self) -> list["Operation"]:
         """Ops reading this value, each once, in program order."""
+        if len(self._uses) == 1:
+            for use in self._uses:
+                return [use.op]
         seen = {}
         for u in self._uses:
             seen[id(u.op)] = u.op

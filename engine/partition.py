@@ -4,8 +4,8 @@ Reimplements the insertion half of Paddle 3.3.1's ``apply_reshard_pass``
 (``python/paddle/distributed/auto_parallel/static/pir_pass.py``): every op with an op dist
 attribute states, per operand, the dist attribute it computes with; when the operand's value has
 another placement on the same process mesh, a reshard to the required attribute is inserted right
-before that reader (one per reader, with the reader's ``op_role`` and chunk, so it runs in the
-reader's pipeline job). Cross-mesh changes are explicit ``dist_op.reshard`` ops already (pipeline
+before the first such reader (with its ``op_role`` and chunk, so it runs in that reader's pipeline
+job), and later readers needing the same placement of the same value share it. Cross-mesh changes are explicit ``dist_op.reshard`` ops already (pipeline
 stage boundaries) and are left to ``rules/pipeline_reshard.rw``; the inserted same-mesh reshards are
 lowered by ``rules/reshard.rw``.
 
@@ -29,8 +29,11 @@ def _needs_reshard(value_type, required) -> bool:
 
 
 def insert_reshards(program: Program) -> list[Operation]:
-    """Insert the reshards (in place); returns them in program order."""
+    """Insert the reshards (in place); returns them in program order. Readers that need the same
+    value with the same placement share one reshard, made before the first of them (a forward
+    op and the grad op that reads the same activation: one all_reduce, as Paddle has)."""
     made: list[Operation] = []
+    shared: dict = {}
     for op in list(program.block):
         d = op.dist_attr
         if d is None or op.name == "dist_op.reshard":
@@ -40,6 +43,10 @@ def insert_reshards(program: Program) -> list[Operation]:
                 continue
             required = d.operands[i]
             if not _needs_reshard(v.type, required):
+                continue
+            key = (id(v), required)
+            if key in shared:
+                op.set_operand(i, shared[key].result)
                 continue
             src = v.type
             dst = DistTensorType(src.shape, src.dtype, required)
@@ -52,6 +59,7 @@ def insert_reshards(program: Program) -> list[Operation]:
                 OperationDistAttr(src.mesh, [src.dist], [required], d.chunk_id))
             program.block.insert_before(op, reshard)
             op.set_operand(i, reshard.result)
+            shared[key] = reshard
             made.append(reshard)
     return made
 

@@ -11,11 +11,17 @@ A Python function becomes callable from `.rw` files with the `function` decorato
     @function(live=True)                 # evaluated on the program as it stands
     def stage_of(program, op): ...
 
+    @function("in_layer", prepare=layer_table)   # layer_table(program) once per pass
+    def in_layer(table, op): ...
+
 The Python function receives the program first, then the arguments written in the rule. A non-live
 function sees a copy of the program taken when the pass started (the ops and values it is given
 are that copy's, and ops or values it returns are mapped back), and each distinct call is computed
-once per pass. It may return ints, strings, lists, types, meshes and dist attributes, which `set`
-and `retype` accept. Register functions before loading the rule files that call them: unknown
+once per pass. A function registered with `prepare=table_of` instead receives what
+`table_of(program)` returned, computed once per pass on the program as the pass found it; it needs
+no copy of the program (a pass whose non-live functions are all prepared, or called with constant
+arguments only, copies nothing). It may return ints, strings, lists, types, meshes and dist
+attributes, which `set` and `retype` accept. Register functions before loading the rule files that call them: unknown
 functions are reported when rules are loaded.
 """
 
@@ -66,13 +72,15 @@ class RegisteredFunction:
     """A Python function callable from rules.
 
     `arity` is (least, most) arguments written in the rule (the program argument not counted);
-    `most` is None for a variadic function.
+    `most` is None for a variadic function. `prepare`, when set, turns the program into what the
+    function reads instead of it (see `function`).
     """
 
     name: str
     fn: Callable
     live: bool
     arity: tuple
+    prepare: Callable | None = None
 
 
 REGISTRY: dict[str, RegisteredFunction] = {}
@@ -92,18 +100,26 @@ def _arity_of(fn: Callable) -> tuple:
     return least, most
 
 
-def function(name: str | Callable | None = None, *, live: bool = False):
+def function(name: str | Callable | None = None, *, live: bool = False,
+             prepare: Callable | None = None):
     """Decorator registering a Python function for rules, under `name` (default: its own name).
 
-    Usable bare (`@function`) or with arguments (`@function("name", live=True)`). Raises
-    ValueError when the name is a built-in's. Returns the function unchanged.
+    Usable bare (`@function`) or with arguments (`@function("name", live=True)`). With
+    `prepare=table_of` (not live), `table_of(program)` runs once per pass on the program as the
+    pass found it and the function is called as `fn(table, *args)`: for questions answered from
+    one walk (such as "is this op inside a local region"), without copying the program. Raises
+    ValueError when the name is a built-in's, or for a live function with `prepare`. Returns the
+    function unchanged.
     """
 
     def register(fn: Callable, fn_name: str | None) -> Callable:
         key = fn_name or fn.__name__
         if key in BUILTIN_ARITY:
             raise ValueError(f"{key!r} is a built-in function of the rule language")
-        REGISTRY[key] = RegisteredFunction(key, fn, live, _arity_of(fn))
+        if live and prepare is not None:
+            raise ValueError(f"{key!r}: a live function reads the program as it stands; "
+                             "`prepare` is for functions that are not live")
+        REGISTRY[key] = RegisteredFunction(key, fn, live, _arity_of(fn), prepare)
         return fn
 
     if callable(name):
@@ -134,18 +150,78 @@ class FunctionCalls:
     functions run on the program as it stands, every time.
     """
 
-    def __init__(self, program, names):
+    def __init__(self, program, names, constant_calls=None):
         self.program = program
         self.cache: dict = {}
         self.copy = None
         self.to_copy: dict = {}
         self.from_copy: dict = {}
-        self.needs_copy = any(n in REGISTRY and not REGISTRY[n].live for n in names)
+        self.needs_copy = any(n in REGISTRY and not REGISTRY[n].live
+                              and REGISTRY[n].prepare is None for n in names)
+        self.prepared_names = [n for n in names if n in REGISTRY and not REGISTRY[n].live
+                               and REGISTRY[n].prepare is not None]
+        self.tables: dict = {}
+        self.original: set | None = None  # ids of what the program held before any change
+        from .exprs import ABSENT, EvalError  # late: exprs imports this module
+
+        self.absent, self.eval_error = ABSENT, EvalError
+        # (name, argument values, span) of every non-live call when all have constant
+        # arguments (else None): answered before the first change instead of copying.
+        self.constant_calls = constant_calls
 
     def before_change(self) -> None:
-        """Called by the driver before each rewrite: copy the program the first time."""
+        """Called by the driver before each rewrite: the first time, prepare the tables of
+        prepared functions and answer the constant calls on the program as it still is, or
+        (when some call is not constant, or one fails) copy the program."""
+        if self.prepared_names and self.original is None:
+            self.prepare_tables()
         if self.needs_copy and self.copy is None:
+            if self.constant_calls is not None and self.answer_constant_calls():
+                self.needs_copy = False
+                return
             self.snapshot()
+
+    def answer_constant_calls(self) -> bool:
+        """Compute and cache every constant call now; False (and nothing to rely on) when one
+        raises, so that the error comes when and where the rule makes the call."""
+        try:
+            for name, args, span in self.constant_calls:
+                self._call(name, args, span)
+        except Exception:  # noqa: BLE001 - the rule's own call will raise it properly
+            return False
+        return True
+
+    def prepare_tables(self) -> None:
+        """The table of each prepared function, and the ids of the ops and values the program
+        holds, on the program as the pass found it (erased ones stay alive in the transaction's
+        journal, so their ids are not reused during the pass)."""
+        program = self.program
+        for name in self.prepared_names:
+            if name not in self.tables:
+                self.tables[name] = REGISTRY[name].prepare(program)
+        original = {id(kw) for kw in program.kwargs}
+        original.update(id(arg) for arg in program.block.args)
+        for op in program.walk():
+            original.add(id(op))
+            original.update(id(r) for r in op.results)
+            for region in op.regions:
+                original.update(id(arg) for arg in region.args)
+        self.original = original
+
+    def call_prepared(self, registered: RegisteredFunction, args: list, span):
+        """A prepared function on its table (made now if the pass has not changed anything)."""
+        from .exprs import EvalError
+
+        table = self.tables.get(registered.name)
+        if table is None:
+            table = self.tables[registered.name] = registered.prepare(self.program)
+        if self.original is not None:
+            for arg in args:
+                if _is_ir(arg) and id(arg) not in self.original:
+                    raise EvalError(f"{registered.name}() is evaluated on the program as the "
+                                    "pass found it, but was given an op made during the pass; "
+                                    "register it with live=True", span)
+        return registered.fn(table, *args)
 
     def snapshot(self) -> None:
         """Copy the program and map its ops and values to the copy's, both ways."""
@@ -166,16 +242,16 @@ class FunctionCalls:
         """The result of registered function `name` on `args` (a Python `None` reads as absent);
         EvalError for a non-live function given an op created during the pass, and for an
         exception the function raises (naming it, so the driver can name the rule)."""
-        from .exprs import ABSENT, EvalError
-
+        registered = REGISTRY[name]
         try:
-            result = self._call(name, args, span)
-        except EvalError:
-            raise
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError,
-                ZeroDivisionError, ArithmeticError) as error:
-            raise EvalError(f"{name}() failed: {type(error).__name__}: {error}", span) from None
-        return ABSENT if result is None else result
+            if registered.live:  # the common case first: no cache, no copy
+                result = registered.fn(self.program, *args)
+            else:
+                result = self._call(name, args, span)
+        except _FAILURES as error:  # an EvalError is none of these and passes through
+            raise self.eval_error(f"{name}() failed: {type(error).__name__}: {error}",
+                                  span) from None
+        return self.absent if result is None else result
 
     def _call(self, name: str, args: list, span):
         from .exprs import EvalError
@@ -183,6 +259,8 @@ class FunctionCalls:
         registered = REGISTRY[name]
         if registered.live:
             return registered.fn(self.program, *args)
+        if registered.prepare is not None:
+            return self.call_prepared(registered, args, span)
         key = (name, tuple(_identity(a) for a in args))
         if key in self.cache:
             return self.cache[key]
@@ -199,6 +277,16 @@ class FunctionCalls:
         result = _map(registered.fn(self.copy, *mapped), self.from_copy, strict=False)
         self.cache[key] = result
         return result
+
+
+#: What a registered function may raise that becomes an EvalError naming it.
+_FAILURES = (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError,
+             ArithmeticError)
+
+
+def _is_ir(x) -> bool:
+    """Whether `x` is an op or a value of the IR."""
+    return type(x).__name__ in ("Operation", "Value") and hasattr(x, "__weakref__")
 
 
 def _identity(x):

@@ -65,6 +65,8 @@ class ProgramIndex:
     def refresh(self, op: Operation, alive: bool) -> None:
         """Re-file `op` after a change, or drop it (and its nested ops) when erased."""
         if alive:
+            if not op.regions and self.filed.get(op) == self.keys_of(op):
+                return  # filed under the same keys already (most attribute changes)
             self.remove(op)
             self.add(op)
         else:

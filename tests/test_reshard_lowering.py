@@ -291,55 +291,6 @@ def test_chained_reshards_fold_into_one():
         assert "pd_op.assign" not in ops_of(programs[rank])
 
 
-def two_readers_program(in_place_between: bool) -> Program:
-    """x: Partial; reshard to Replicate read by output "y", then (after an in-place scale_ of x,
-    when asked) a second reshard of x to Replicate read by output "z"."""
-    program = reshard_program((4,), M2, [Partial()], [Replicate()])
-    data, first, output = list(program.block)
-    x = data.results[0]
-    if in_place_between:
-        factor = Operation.create("pd_op.full", [], [dist_type((1,), M2, [Replicate()])],
-                                  {"dtype": Symbol("float32"), "place": Place("cpu"), "shape": (1,),
-                                   "value": 2.0, "op_role": 0})
-        scale = Operation.create("pd_op.scale_", [x, factor.results[0]], [x.type],
-                                 {"bias": 0.0, "bias_after_scale": True, "op_role": 0},
-                                 OperationDistAttr(M2, [x.type.dist, factor.results[0].type.dist],
-                                                   [x.type.dist], -1))
-        program.block.append(factor)
-        program.block.append(scale)
-    second = Operation.create("dist_op.reshard", [x], [first.results[0].type], dict(first.attributes),
-                              first.dist_attr)
-    program.block.append(second)
-    program.block.append(Operation.create("builtin.shadow_output", [second.results[0]], [],
-                                          {"output_name": "z", "op_role": 0}, output.dist_attr))
-    return program
-
-
-def test_duplicate_reshards_of_one_value_merge():
-    program = two_readers_program(in_place_between=False)
-    RULES.run_pass(program, "lower_reshard", rank=0)
-    (reduce,) = [op for op in program.walk() if op.name == "pd_op.all_reduce"]
-    outputs = [op for op in program.walk() if op.name == "builtin.shadow_output"]
-    assert [op.operands[0].owner for op in outputs] == [reduce, reduce]
-
-
-def test_reshards_around_an_in_place_write_stay_apart():
-    # scale_ writes x between the two reshards: the second must see the scaled value.
-    program = two_readers_program(in_place_between=True)
-    RULES.run_pass(program, "lower_reshard", rank=0)
-    assert ops_of(program).count("pd_op.all_reduce") == 2
-    programs = {r: rank_program(two_readers_program(True), r) for r in (0, 1)}
-    feeds = {0: np.array([1, 2, 3, 4], np.float32), 1: np.array([10, 20, 30, 40], np.float32)}
-
-    def body(comm):
-        return Executor(programs[comm.rank], rank=comm.rank, communicator=comm).run(
-            {"x": feeds[comm.rank]})
-
-    for out in run_ranks(2, body, timeout=30):
-        np.testing.assert_array_equal(out["y"], [11, 22, 33, 44])
-        np.testing.assert_array_equal(out["z"], [22, 44, 66, 88])
-
-
 def test_two_dimensional_mesh_dp_by_mp():
     # [Shard(0), Partial] -> [Replicate, Shard(1)] on a 2x2 mesh [[0,1],[2,3]]: all_gather over
     # the dp column groups, then all_reduce + split over the mp row groups.
