@@ -391,7 +391,67 @@ def programs(draw, max_ops: int = 12, dist: bool | None = None, regions: bool = 
             # A kwarg's type is only printed where it is used; give it the type the parser will.
             kw = make_kwarg(f"w{k}.dist@GRAD", draw(types(mesh)),
                             [("persistable", True), ("place", Place("cpu"))])
-            program.kwargs.append(kw)
+            program.add_kwarg(kw)
             scope.values.append(kw)
     _fill_block(draw, program.block, scope, draw(st.integers(1, max_ops)), 0, regions)
     return program
+
+
+# --------------------------------------------------------------------------------------------
+# Random rule sets
+# --------------------------------------------------------------------------------------------
+
+#: Op names the rule templates match (ops :func:`programs` makes).
+RULE_OPS = ("pd_op.relu", "pd_op.exp", "pd_op.scale", "pd_op.add", "pd_op.multiply",
+            "pd_op.matmul", "pd_op.full", "pd_op.data", "builtin.combine")
+
+_UNARY = ("pd_op.relu", "pd_op.exp")
+
+
+def _rule_text(draw, k: int) -> str:
+    """One random rule (named ``r<k>``) from a few templates that cover the engine's actions:
+    set / unset attributes (guarded or ping-pong), forward an op's operand, erase a dead op,
+    create an op, fail."""
+    op = draw(st.sampled_from(RULE_OPS))
+    unary = draw(st.sampled_from(_UNARY))
+    prio = draw(st.integers(0, 3))
+    key = draw(st.sampled_from(("t0", "t1")))
+    value = draw(st.sampled_from(("1", "2", '"x"', "true", "index(o)", "uses(o)")))
+    templates = [
+        f"rule r{k} priority {prio} {{ match {{ o = {op} }} where not has(o.{key}) "
+        f"rewrite {{ set o.{key} = {value} }} }}",
+        f"rule r{k} priority {prio} {{ match {{ o = {op} {{{key}: _}} }} "
+        f"rewrite {{ unset o.{key} }} }}",
+        f"rule r{k} priority {prio} {{ match {{ o = {unary}(x) }} where type(x) == type(o) "
+        f"rewrite {{ replace o with x  erase o }} }}",
+        f"rule r{k} priority {prio} {{ match {{ o = ({unary} | pd_op.scale)(..) }} "
+        f"where uses(o) == 0 rewrite {{ erase o }} }}",
+        f"rule r{k} priority {prio} {{ match {{ o = {unary}(x) }} where not has(o.wrapped) "
+        f"rewrite {{ n = pd_op.assign(x) {{}} : type(x)  set o.wrapped = true }} }}",
+        f"rule r{k} priority {prio} {{ match {{ o = {op} {{{key}: _}} }} "
+        f'rewrite {{ fail "r{k} refuses {op}" }} }}',
+    ]
+    return draw(st.sampled_from(templates))
+
+
+@st.composite
+def rule_sets(draw, max_rules: int = 5, name: str = "random_pass") -> str:
+    """The text of a ``.rw`` file with one pass ``name`` of 1..``max_rules`` random rules, run
+    to fixpoint or as a ``sweep`` / ``sweep reverse``. Such a pass may succeed, or fail with the
+    engine's own errors (a ``fail``, a cycle that does not converge): a property test checks that
+    nothing else escapes and that a failure leaves the program unchanged.
+
+    Example::
+
+        @given(programs(max_ops=8), rule_sets())
+        def test_passes_fail_cleanly(program, text):
+            rules = load_rules_text(text)
+            before = print_program(program)
+            try:
+                rules.run_pass(program, "random_pass")
+            except RulepassError:
+                assert print_program(program) == before
+    """
+    strategy = draw(st.sampled_from(("", " sweep", " sweep reverse")))
+    rules = [_rule_text(draw, k) for k in range(draw(st.integers(1, max_rules)))]
+    return f"pass {name}{strategy} {{\n  " + "\n  ".join(rules) + "\n}\n"

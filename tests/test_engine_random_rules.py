@@ -1,0 +1,28 @@
+"""Random rule sets on random programs (rulepass.testing): the engine raises only its own errors,
+a failed pass leaves the program exactly as it was, a successful one verifies, and a fixpoint
+pass run again changes nothing."""
+
+from hypothesis import HealthCheck, given, settings
+
+from rulepass.engine.api import load_rules_text
+from rulepass.engine.errors import RulepassError
+from rulepass.engine.printer import print_program
+from rulepass.engine.verify import verify
+from rulepass.testing import programs, rule_sets
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(program=programs(max_ops=10, regions=False), text=rule_sets())
+def test_random_passes_succeed_cleanly_or_fail_cleanly(program, text):
+    rules = load_rules_text(text, "random.rw")
+    before = print_program(program)
+    try:
+        rules.run_pass(program, "random_pass")
+    except RulepassError:
+        assert print_program(program) == before
+        return
+    verify(program)
+    if " sweep" not in text.splitlines()[0]:
+        after = print_program(program)
+        rules.run_pass(program, "random_pass")
+        assert print_program(program) == after
