@@ -166,3 +166,27 @@ class RuntimeFailure(RulepassError):
     """The runtime failed: a kernel, a collective, a schedule or a result check."""
 
     kind = "runtime error"
+
+
+def describe_expected(names, parser, friendly: dict, keyword_quotes: str = "'") -> str:
+    """A readable list of what a lark ``parser`` would have accepted next: each terminal name in
+    ``names`` by its ``friendly`` description, else its literal text in quotes (keywords — words
+    of letters — in ``keyword_quotes``), sorted, at most 8, joined with "or"."""
+    words = []
+    for name in sorted(names or ()):
+        if name in friendly:
+            words.append(friendly[name])
+            continue
+        try:
+            value = parser.get_terminal(name).pattern.value
+        except KeyError:
+            words.append(name)
+            continue
+        quote = keyword_quotes if value.isalpha() else "'"
+        words.append(f"{quote}{value}{quote}")
+    words = sorted(set(words))
+    if not words:
+        return "something else"
+    if len(words) > 8:
+        return ", ".join(words[:8]) + ", ..."
+    return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]

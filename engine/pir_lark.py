@@ -23,6 +23,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from .attributes import Place, Symbol
 from .errors import ParseError
+from .errors import describe_expected as _describe_expected
 from .ir import Block, Operation, Program, make_kwarg
 from .types import (
     ELEMENT_TYPES,
@@ -425,24 +426,7 @@ FRIENDLY = {
 
 def describe_expected(names) -> str:
     """A readable list of what the parser would have accepted, such as "',' or '}'"."""
-    parser = program_parser()
-    words = []
-    for name in names or ():
-        if name in FRIENDLY:
-            words.append(FRIENDLY[name])
-            continue
-        try:
-            value = parser.get_terminal(name).pattern.value
-        except KeyError:
-            words.append(name)
-            continue
-        words.append(f"'{value}'")
-    words = sorted(set(words))
-    if not words:
-        return "something else"
-    if len(words) > 8:
-        return ", ".join(words[:8]) + ", ..."
-    return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]
+    return _describe_expected(names, program_parser(), FRIENDLY)
 
 
 _FOUND = re.compile(r"[^\s,(){}\[\]<>]+|\S")

@@ -7,6 +7,8 @@ typed (`'{'`, `rewrite`, a name).
 
 from __future__ import annotations
 
+from .errors import describe_expected as _describe_expected
+
 RULE_HEAD = "pass p {\n rule r {\n"
 
 EXAMPLES: dict[str, list[str]] = {
@@ -161,22 +163,4 @@ def describe_expected(names) -> str:
     """A readable list of what the parser would have accepted, such as "'}' or `rule`"."""
     from .rw_parse import rule_parser  # imported late: rw_parse imports this module
 
-    parser = rule_parser()
-    words = []
-    for name in sorted(names or ()):
-        if name in FRIENDLY:
-            words.append(FRIENDLY[name])
-            continue
-        try:
-            pattern = parser.get_terminal(name).pattern
-        except KeyError:
-            words.append(name)
-            continue
-        value = pattern.value
-        words.append(f"`{value}`" if value.isalpha() else f"'{value}'")
-    words = sorted(set(words))
-    if not words:
-        return "something else"
-    if len(words) > 8:
-        return ", ".join(words[:8]) + ", ..."
-    return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]
+    return _describe_expected(names, rule_parser(), FRIENDLY, keyword_quotes="`")
