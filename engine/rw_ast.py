@@ -532,3 +532,16 @@ class Module:
     def of(self, kind: type) -> list:
         """The items of one class, in file order (`module.of(PassDecl)`)."""
         return [item for item in self.items if isinstance(item, kind)]
+
+
+def match_patterns(match) -> list:
+    """The top-level op patterns of a rule's ``match`` clause: its patterns and the bounds of an
+    ``inside`` region, or a region match's two bounds (none for a value match)."""
+    if isinstance(match, MatchOps):
+        out = list(match.patterns)
+        if match.inside is not None:
+            out += [match.inside.start, match.inside.end]
+        return out
+    if isinstance(match, MatchRegion):
+        return [match.bounds.start, match.bounds.end]
+    return []

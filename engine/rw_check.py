@@ -35,14 +35,8 @@ def pattern_var_kinds(rule: A.RuleDecl, sources=None) -> dict[str, str]:
     """
     kinds: dict[str, str] = {}
     spans: dict[str, A.Span] = {}
-    patterns: list[A.OpPattern] = []
+    patterns: list[A.OpPattern] = A.match_patterns(rule.match)
     match = rule.match
-    if isinstance(match, A.MatchOps):
-        patterns.extend(match.patterns)
-        if match.inside is not None:
-            patterns.extend([match.inside.start, match.inside.end])
-    elif isinstance(match, A.MatchRegion):
-        patterns.extend([match.bounds.start, match.bounds.end])
     # Op bindings first, so an operand naming an op is known to mean its result.
     stack = list(reversed(patterns))
     flat = []
@@ -168,14 +162,7 @@ class PassChecker:
 
     def check_patterns(self, rule: A.RuleDecl, kinds: dict) -> None:
         """`..` at most once per operand list, `sp#1` names an op, attribute constants."""
-        stack = []
-        match = rule.match
-        if isinstance(match, A.MatchOps):
-            stack.extend(match.patterns)
-            if match.inside is not None:
-                stack.extend([match.inside.start, match.inside.end])
-        elif isinstance(match, A.MatchRegion):
-            stack.extend([match.bounds.start, match.bounds.end])
+        stack = A.match_patterns(rule.match)
         while stack:
             pattern = stack.pop()
             operands = pattern.operands or ()

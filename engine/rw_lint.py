@@ -57,16 +57,12 @@ def unconnected_groups(rule: CompiledRule) -> list[list[str]]:
 def unused_variables(rule: A.RuleDecl) -> list[str]:
     """Pattern variables bound once and read nowhere else."""
     counts: dict[str, int] = {}
-    stack = []
-    match = rule.match
-    if isinstance(match, A.MatchOps):
-        stack.extend(match.patterns)
-        if match.inside is not None:
-            stack.extend([match.inside.start, match.inside.end])
-    elif isinstance(match, A.MatchRegion):
-        stack.extend([match.bounds.start, match.bounds.end])
+    bindings: set[str] = set()
+    stack = A.match_patterns(rule.match)
     while stack:
         pattern = stack.pop()
+        if pattern.binding:  # `f = pd_op.full()` then `pd_op.scale(x, f)` reads f: a join
+            bindings.add(pattern.binding)
         for operand in pattern.operands or ():
             if isinstance(operand, A.OpPattern):
                 stack.append(operand)
@@ -78,7 +74,8 @@ def unused_variables(rule: A.RuleDecl) -> list[str]:
     read = action_reads(rule.rewrite)
     if rule.where is not None:
         read |= free_vars(rule.where)
-    return sorted(name for name, count in counts.items() if count == 1 and name not in read)
+    return sorted(name for name, count in counts.items()
+                  if count + (name in bindings) == 1 and name not in read)
 
 
 def action_reads(actions) -> set[str]:

@@ -79,3 +79,12 @@ def test_the_pytest_plugin_collects_rw_test_blocks(tmp_path):
     assert "1 passed, 2 failed" in run.stdout.replace("2 failed, 1 passed", "1 passed, 2 failed")
     assert "test wrong_expectation: FAILED" in run.stdout
     assert "Traceback" not in run.stdout
+
+
+def test_an_op_binding_read_as_another_patterns_operand_is_not_unused(tmp_path):
+    (tmp_path / "join.rw").write_text(
+        "pass p {\n  rule unit_scale {\n    match { f = pd_op.full() {value: 1}\n"
+        "            s = pd_op.scale(x, f) {bias: 0} }\n"
+        "    rewrite { replace s with x  erase s }\n  }\n}\n")
+    report = check([tmp_path])
+    assert not any("never read" in w for w in report.warnings), report.warnings
