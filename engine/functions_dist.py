@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from .exprs import ABSENT
-from .ir import Value
+from .ir import Operation, Value
 from .rw_functions import function
 from .types import (
     NULL_DIST,
@@ -30,6 +30,8 @@ def entry_of(x):
     """The op-dist-attr entry Paddle writes for a value or type: a dist type's attribute, the
     null attribute for a missing value, ``<#AttrNull>`` (None) for a dense tensor, a tuple for
     a vector."""
+    if isinstance(x, Operation) and len(x.results) == 1:  # an op means its only result
+        x = x.results[0]
     if isinstance(x, Value):
         x = x.type
     if x is None or x is ABSENT or isinstance(x, NullType):
