@@ -202,31 +202,11 @@ class GradEmitter:
     def _commit(self) -> None:
         for value, grad in self._contributed_now:
             if value in self.needs:
-                self._place_grad(value, grad)
                 self.contributions.setdefault(value, []).append(grad)
             elif grad.owner is not None and grad.owner in self.created and not grad.num_uses:
                 # Paddle prints the grad of an input that needs none as a null result.
                 grad.set_type(NULL_TYPE)
         self._contributed_now = []
-
-    def _place_grad(self, value: Value, grad: Value) -> None:
-        """Give a fresh grad result the placement the duals say (:func:`spmd.grad_of_operand`)."""
-        fwd, op = self.forward_op, grad.owner
-        if fwd is None or fwd.dist_attr is None or op is None or op not in self.created:
-            return
-        if op.dist_attr is None or not isinstance(grad.type, DistTensorType):
-            return
-        index = next((i for i, fv in enumerate(fwd._operands) if fv is value), None)
-        if index is None:
-            return
-        placed = spmd.grad_of_operand(fwd.dist_attr, index)
-        if placed is None or placed.mesh != grad.type.mesh or placed == grad.type.dist:
-            return
-        grad.set_type(DistTensorType(grad.type.shape, grad.type.dtype, placed))
-        results = list(op.dist_attr.results)
-        results[grad.index] = placed
-        op.set_dist_attr(OperationDistAttr(op.dist_attr.mesh, op.dist_attr.operands, results,
-                                           op.dist_attr.chunk_id))
 
     def _sum(self, value: Value, producer: Operation) -> Value | None:
         grads = self.contributions.pop(value, [])

@@ -110,3 +110,26 @@ def placed_as(program, t, dist_attr):
         return t
     return DistTensorType(t.shape, t.dtype, TensorDistAttr(t.mesh, dist_attr.dims_mapping,
                                                            dist_attr.partial))
+
+
+@function("grad_type", live=True)
+def grad_type(program, op, operand):
+    """The type of the grad of ``operand`` (a forward value) of forward op ``op``: its shape and
+    dtype, placed by the SPMD duals of :mod:`rulepass.engine.spmd` from what ``op`` computes with
+    (Partial(SUM) on mesh dims where the op runs on shards but the operand is replicated; its own
+    Shard dims kept). A dense operand, or an op without a dist attribute, keeps its type; an absent
+    operand gives absent. ``rules/grad.rw`` declares every grad result with it."""
+    from . import spmd
+
+    if operand is None or operand is ABSENT:
+        return ABSENT
+    if isinstance(operand, Operation):
+        operand = operand.results[0]
+    t = operand.type
+    if not isinstance(t, DistTensorType) or op.dist_attr is None:
+        return t
+    index = next((i for i, v in enumerate(op.operands) if v is operand), None)
+    placed = spmd.grad_of_operand(op.dist_attr, index) if index is not None else None
+    if placed is None or placed.mesh != t.mesh:
+        return t
+    return DistTensorType(t.shape, t.dtype, placed)

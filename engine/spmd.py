@@ -13,8 +13,11 @@ value and its gradient (Megatron-LM's f/g operators; "GSPMD", Xu et al. 2021, §
   sum — losing that sum is the silent bug of data-parallel and sequence-parallel training;
 - grad ops read forward values with the placements ``F`` read or wrote them with.
 
-The partition step then inserts a ``dist_op.reshard`` wherever a value's placement differs from
-what its reader requires (``engine/partition.py``).
+``rules/grad.rw`` declares each grad result's type with ``grad_type(f, x)``
+(``engine/functions_dist.py``), which applies :func:`grad_of_operand`; an op whose gradient is
+placed otherwise names another type there. The partition step then inserts a
+``dist_op.reshard`` wherever a value's placement differs from what its reader requires
+(``engine/partition.py``).
 """
 
 from __future__ import annotations
