@@ -158,6 +158,8 @@ class Rewriter:
                 anchor.block.insert_after(max(late, key=Operation.position_key), op)
             else:
                 anchor.block.insert_before(anchor, op)
+        if self.ctx.functions is not None:
+            self.ctx.functions.note_created(op)
         self.outcome.changed = True
         self.outcome.created.append(op)
         self.outcome.modified(op)
@@ -204,6 +206,9 @@ class Rewriter:
             if isinstance(item, list):
                 stack.extend(item)
             elif isinstance(item, Operation):
+                if not item.regions:
+                    doomed[item] = None
+                    continue
                 for inner in item.walk():
                     doomed[inner] = None
             elif item is not ABSENT:
@@ -301,7 +306,7 @@ class Rewriter:
         if not isinstance(value, Value):
             raise EvalError(f"retype takes a value, got {describe(value)}", action.span)
         new = as_type(self.eval(action.type, env), action.type.span)
-        if value.type != new:
+        if value.type is not new and value.type != new:
             value.set_type(new)  # journaled, kwargs included
             self.outcome.changed = True
             self.outcome.touch(value.owner)

@@ -120,6 +120,9 @@ class Driver:
         self.state_checks = (min(2 * self.size + 32, self.budget // 2), self.budget // 2)
         self.states: dict[str, int] = {}
         self.applied = 0
+        self.pass_name = cpass.name
+        # id(rule) -> (name, file, line, stats record): read once, not at every application.
+        self.rule_info: dict[int, tuple] = {}
         # The ops of the latest applications, to name them if the pass does not converge.
         self.recent: collections.deque = collections.deque(maxlen=2 * STATE_WINDOW)
 
@@ -207,9 +210,14 @@ class Driver:
         visits each op once and does not need them). Raises RewriteError for a no-op, an
         exhausted budget or a repeated state."""
         rule = found.rule
+        info = self.rule_info.get(id(rule))
+        if info is None:
+            info = self.rule_info[id(rule)] = (rule.name, rule.file, rule.line,
+                                               self.stats.rule(rule))
+        name, file, line, record = info
         before = self.positions(found.ops)
         self.ctx.functions.before_change()
-        outcome = Rewriter(found, self.ctx, self.cpass.name).run()
+        outcome = Rewriter(found, self.ctx, self.pass_name).run()
         self.ctx.version += 1
         if not outcome.changed:
             anchor = found.anchor
@@ -218,9 +226,9 @@ class Driver:
                 f"matched {', '.join(op.name for op in found.ops) or 'a value'}",
                 rule.file, rule.line, context=("  at op: " + print_op(anchor)) if anchor else None,
                 rule=rule.name, pass_name=self.cpass.name)
-        self.stats.rule(rule).applied += 1
+        record.applied += 1
         self.applied += 1
-        self.recent.append((rule.name, found.ops))
+        self.recent.append((name, found.ops))
         program = self.program
         after_ops = [op for op in found.ops if alive(op, program)]
         if outcome.created:
@@ -228,8 +236,8 @@ class Driver:
                 op for op in outcome.created if alive(op, program))})
         if len(after_ops) > 1:
             after_ops.sort(key=Operation.position_key)
-        self.trace.append(Application(self.cpass.name, rule.name, rule.file, rule.line,
-                                      before, self.positions(after_ops)))
+        self.trace.append(Application(self.pass_name, name, file, line, before,
+                                      self.positions(after_ops)))
         for op in outcome.reindex:
             self.index.refresh(op, alive(op, program))
         if not revisit:

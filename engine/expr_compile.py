@@ -12,6 +12,8 @@ rule's `where` terms are compiled the first time they are tested and never again
 
 from __future__ import annotations
 
+import attrs
+
 from . import rw_ast as A
 from .exprs import (ABSENT, ARITH, BUILTINS, EvalError, _negate, contains, describe, equal,
                     field, iterate, normalize, ORDER)
@@ -57,6 +59,9 @@ def _literal(e):
 
 
 def _list(e):
+    if all(isinstance(i, A.Literal) for i in e.items):
+        values = [i.value for i in e.items]
+        return lambda env, ctx: list(values)  # a fresh list each time, as evaluate makes
     items = tuple(compiled(i) for i in e.items)
     return lambda env, ctx: [f(env, ctx) for f in items]
 
@@ -103,10 +108,31 @@ def _field(e):
 
     def attribute_field(env, ctx):
         b = base(env, ctx)
-        if type(b) is Operation:
+        kind = type(b)
+        if kind is Operation:
             return b.attributes.get(name, ABSENT)
+        plain = _PLAIN_FIELDS.get(kind)
+        if plain is None:
+            plain = _PLAIN_FIELDS[kind] = _plain_fields(kind)
+        if name in plain:
+            value = getattr(b, name)
+            if not callable(value):
+                return ABSENT if value is None else value
         return field(b, name, ctx, span)
     return attribute_field
+
+
+#: type -> the names of its attrs fields (read directly; anything else goes through `field`).
+_PLAIN_FIELDS: dict = {}
+
+
+def _plain_fields(kind) -> frozenset:
+    """The attrs field names of `kind` that `exprs.field` reads with getattr (not `local_shape`,
+    nothing private); empty for types `field` treats otherwise (ops, values, ABSENT)."""
+    if not attrs.has(kind) or kind is Operation:
+        return frozenset()
+    return frozenset(f.name for f in attrs.fields(kind)
+                     if not f.name.startswith("_") and f.name != "local_shape")
 
 
 def _subscript(e):
@@ -202,18 +228,20 @@ def _compare(e):
 
 
 def _membership(e):
-    """`x in c`; a list of string literals is kept as a set for strings (a symbol or anything
-    else still goes through `contains`, so the answer is the same)."""
+    """`x in c`; a list of int and string literals is kept as a set, asked directly for an int
+    or a string (an int never equals a string; a bool, float or symbol still goes through
+    `contains`, so the answer is the same)."""
     left, span = compiled(e.left), e.span
     items = e.right.items if isinstance(e.right, A.ListExpr) else None
-    if items and all(isinstance(i, A.Literal) and type(i.value) is str for i in items):
-        texts = frozenset(i.value for i in items)
+    if items and all(isinstance(i, A.Literal) and type(i.value) in (int, str) for i in items):
+        plain = frozenset(i.value for i in items)
         right = compiled(e.right)  # literals only: evaluating it first or not changes nothing
 
         def in_texts(env, ctx):
             item = left(env, ctx)
-            if type(item) is str:
-                return item in texts
+            kind = type(item)
+            if kind is str or kind is int:
+                return item in plain
             return contains(right(env, ctx), item, span)
         return in_texts
     right = compiled(e.right)

@@ -17,7 +17,7 @@ from . import rw_ast as A
 from .attributes import Place, Symbol
 from .ir import Operation, Value
 from .rw_functions import REGISTRY
-from .types import DistTensorType, ProcessMesh, local_type
+from .types import DistTensorType, ProcessMesh, VectorType, local_type
 
 
 class Absent:
@@ -63,8 +63,10 @@ def equal(a, b) -> bool:
     """Rule-language equality: bools equal only bools, symbols equal their text, lists tuples;
     ops and values by identity."""
     kind = type(a)
-    if kind is type(b) and (kind is int or kind is str):
-        return a == b  # the common case, answered as the general path below would
+    if kind is type(b) and kind is not list and kind is not tuple:
+        # Two of one type (not a list): ops, values and ABSENT compare by identity with ==
+        # too, symbols by text, the rest as `normalize` leaves them, so == is the answer.
+        return a == b
     if isinstance(a, bool) != isinstance(b, bool):
         return False
     if isinstance(a, (Operation, Value)) or isinstance(b, (Operation, Value)):
@@ -430,11 +432,27 @@ def split_axis(op: Operation):
     return ABSENT
 
 
+#: (type, rank) -> local type: dist_to_dense asks for the same few types at every op. The result
+#: depends only on fields equality compares (a dense type has no mesh to carry dim_names).
+_LOCAL_TYPES: dict = {}
+
+
 def _local_type(ctx, span, x, rank):
     t = x if not isinstance(x, (Operation, Value)) else _type(ctx, span, x)
     if t is ABSENT or rank is ABSENT:
         return ABSENT
-    return local_type(t, rank)
+    if type(t) is not DistTensorType and type(t) is not VectorType:
+        return local_type(t, rank)  # returned as it is
+    key = (t, rank)
+    try:
+        found = _LOCAL_TYPES.get(key)
+    except TypeError:  # an unhashable item: computed every time
+        return local_type(t, rank)
+    if found is None:
+        if len(_LOCAL_TYPES) > 20_000:
+            _LOCAL_TYPES.clear()
+        found = _LOCAL_TYPES[key] = local_type(t, rank)
+    return found
 
 
 def _first(ctx, span, xs):

@@ -301,6 +301,24 @@ def vpp_layout(program: Program, pp_degree: int, vpp_degree: int, seg_method: st
 
 # ---- dist attribute constructors ---------------------------------------------------------------
 
+#: (object, field, new value, its mesh's dim names) -> the evolved object: complete_chunk_id moves
+#: the same few dist attributes and types to the same stage meshes thousands of times.
+_EVOLVED: dict = {}
+
+
+def _evolved(obj, field: str, value):
+    """`attrs.evolve(obj, **{field: value})`, memoised (the classes are frozen; a mesh's
+    dim_names, which equality ignores, are part of the key so they are kept exactly)."""
+    mesh = value if isinstance(value, ProcessMesh) else getattr(value, "mesh", None)
+    key = (obj, field, value, getattr(mesh, "dim_names", None))
+    found = _EVOLVED.get(key)
+    if found is None:
+        if len(_EVOLVED) > 20_000:
+            _EVOLVED.clear()
+        found = _EVOLVED[key] = attrs.evolve(obj, **{field: value})
+    return found
+
+
 def move_tensor_attr(d, old: ProcessMesh | None, new: ProcessMesh):
     """A tensor dist attribute (or a tuple of them, or None) with every entry on `old` moved to
     `new`; `old` None moves every entry. Source: Paddle ``copy_dist_attr_with_new_member``."""
@@ -310,7 +328,7 @@ def move_tensor_attr(d, old: ProcessMesh | None, new: ProcessMesh):
         return tuple(move_tensor_attr(x, old, new) for x in d)
     if d.mesh is None or (old is not None and d.mesh != old):
         return d
-    return attrs.evolve(d, mesh=new)
+    return _evolved(d, "mesh", new)
 
 
 def move_type(t, old: ProcessMesh | None, new: ProcessMesh):
@@ -318,7 +336,7 @@ def move_type(t, old: ProcessMesh | None, new: ProcessMesh):
     item by item; dense types unchanged. Source: Paddle ``set_var_process_mesh``."""
     if isinstance(t, DistTensorType):
         moved = move_tensor_attr(t.dist, old, new)
-        return t if moved is t.dist else attrs.evolve(t, dist=moved)
+        return t if moved is t.dist else _evolved(t, "dist", moved)
     if isinstance(t, VectorType):
         return VectorType(tuple(move_type(i, old, new) for i in t.items))
     return t

@@ -14,6 +14,7 @@ from time import perf_counter
 
 import attrs
 
+from . import rw_ast as A
 from .errors import RewriteError
 from .expr_compile import compiled
 from .exprs import ABSENT, Context, EvalError, condition_text, equal, show
@@ -47,6 +48,9 @@ class Plan:
     steps: tuple
     checks: tuple
     tests: tuple = ()
+    #: The variable of the only pattern when binding it is all there is to do (one op pattern,
+    #: no operands, no attributes): the matcher then only tests the `where` terms.
+    simple: str | None = None
 
 
 def operand_at(op: Operation, node: PatternNode, position: int):
@@ -100,15 +104,17 @@ class RuleMatcher:
         return [n.index for n in rule.nodes if n.role == "match"]
 
     def rules_for(self, name: str) -> list:
-        """(rule, root node) pairs whose root accepts op name `name`, in trying order."""
+        """(rule, root node, attribute keys the root requires, plan) for each rule root that
+        accepts op name `name`, in trying order."""
         pairs = self.roots_by_name.get(name)
         if pairs is None:
             pairs = []
             for rule in self.cpass.rules:
                 for root in self.roots(rule):
-                    names = rule.nodes[root].names
-                    if names is None or name in names:
-                        pairs.append((rule, root))
+                    node = rule.nodes[root]
+                    if node.names is None or name in node.names:
+                        pairs.append((rule, root, tuple(attr.key for attr in node.attrs),
+                                      self.plan(rule, root)))
             self.roots_by_name[name] = pairs
         return pairs
 
@@ -154,7 +160,12 @@ class RuleMatcher:
                     visit_from(node.index)
         checks = self.schedule(rule, steps)
         tests = tuple(tuple((term, compiled(term)) for term in terms) for terms in checks)
-        plan = Plan(root if root is not None else -1, tuple(steps), checks, tests)
+        simple = None
+        if rule.kind == "ops" and len(rule.nodes) == 1 and len(steps) == 1:
+            node = rule.nodes[0]
+            if node.operands is None and not node.attrs and node.parent is None:
+                simple = node.var
+        plan = Plan(root if root is not None else -1, tuple(steps), checks, tests, simple)
         self.plans[key] = plan
         return plan
 
@@ -216,10 +227,22 @@ class RuleMatcher:
         if self.explaining is not None:
             self.explaining.append((depth, message()))
 
-    def attempt(self, rule: CompiledRule, root: int | None, item) -> Match | None:
+    def attempt(self, rule: CompiledRule, root: int | None, item,
+                plan: Plan | None = None) -> Match | None:
         """The first match of `rule` with root node `root` bound to `item` (an op, or a value for
-        a value rule), or None."""
-        plan = self.plan(rule, root)
+        a value rule), or None. `plan` is `self.plan(rule, root)` when the caller has it."""
+        if plan is None:
+            plan = self.plan(rule, root)
+        simple = plan.simple
+        if simple is not None and self.explaining is None and isinstance(item, Operation):
+            # What bind + checks_pass + search do for one bare pattern whose names the caller
+            # checked (first_at only tries roots that accept the op's name).
+            env = {simple: item}
+            ctx = self.ctx
+            for _, test in plan.tests[0]:
+                if not test(env, ctx):
+                    return None
+            return Match(rule, env, (item,))
         if rule.kind == "value":
             env = {rule.value_var: item}
         else:
@@ -308,26 +331,29 @@ class RuleMatcher:
         if node.names is not None and op.name not in node.names:
             self.fail(depth, lambda: f"{where}: the op is {op.name}")
             return None
-        for other in rule.nodes:
-            if env.get(other.var) is op:
-                self.fail(depth, lambda: f"{where}: {op.name} is already matched by `{other.var}`")
-                return None
+        if env:
+            for other in rule.nodes:
+                if env.get(other.var) is op:
+                    self.fail(depth, lambda: f"{where}: {op.name} is already matched by "
+                              f"`{other.var}`")
+                    return None
         new = dict(env)
         new[node.var] = op
+        attributes = op.attributes
         for attr in node.attrs:
-            present = attr.key in op.attributes
-            value = op.attributes.get(attr.key)
-            kind = type(attr.value).__name__
+            present = attr.key in attributes
+            value = attributes.get(attr.key)
+            kind = type(attr.value)
             if not present:
                 self.fail(depth, lambda: f"{where}: {op.name} has no attribute {attr.key!r}")
                 return None
-            if kind == "AttrEqual":
+            if kind is A.AttrEqual:
                 wanted = compiled(attr.value.value)(new, self.ctx)
                 if not equal(value, wanted):
                     self.fail(depth, lambda: f"{where}: attribute {attr.key} is {show(value)}, "
                               f"not {show(wanted)}")
                     return None
-            elif kind == "AttrBind":
+            elif kind is A.AttrBind:
                 name = attr.value.name
                 if name in new and not equal(new[name], value):
                     self.fail(depth, lambda: f"{where}: attribute {attr.key} is {show(value)}, but "
@@ -433,18 +459,29 @@ class RuleMatcher:
     def first_at(self, item, stats) -> Match | None:
         """The first match of any rule at `item` (an op or a value), trying rules by priority."""
         if isinstance(item, Value):
-            pairs = [(rule, None) for rule in self.value_rules]
+            pairs = [(rule, None, (), None) for rule in self.value_rules]
+            attributes = None
         else:
             pairs = self.rules_for(item.name)
+            attributes = item.attributes
         last = None
-        for rule, root in pairs:
+        for rule, root, required, plan in pairs:
             record = stats.rule(rule)
             if rule is not last:
                 record.tried += 1
                 last = rule
+            if required:
+                # The root pattern names attributes the op lacks: `bind` would refuse it first.
+                for key in required:
+                    if key not in attributes:
+                        break
+                else:
+                    required = ()
+                if required:
+                    continue
             start = perf_counter()
             try:
-                found = self.attempt(rule, root, item)
+                found = self.attempt(rule, root, item, plan)
             except EvalError as error:
                 raise self.eval_error(rule, error, item) from None
             record.seconds += perf_counter() - start

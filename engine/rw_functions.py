@@ -161,7 +161,8 @@ class FunctionCalls:
         self.prepared_names = [n for n in names if n in REGISTRY and not REGISTRY[n].live
                                and REGISTRY[n].prepare is not None]
         self.tables: dict = {}
-        self.original: set | None = None  # ids of what the program held before any change
+        # ids of the ops (and their results) made during the pass (`note_created`).
+        self.created: set = set()
         from .exprs import ABSENT, EvalError  # late: exprs imports this module
 
         self.absent, self.eval_error = ABSENT, EvalError
@@ -173,7 +174,7 @@ class FunctionCalls:
         """Called by the driver before each rewrite: the first time, prepare the tables of
         prepared functions and answer the constant calls on the program as it still is, or
         (when some call is not constant, or one fails) copy the program."""
-        if self.prepared_names and self.original is None:
+        if len(self.tables) < len(self.prepared_names):
             self.prepare_tables()
         if self.needs_copy and self.copy is None:
             if self.constant_calls is not None and self.answer_constant_calls():
@@ -192,32 +193,29 @@ class FunctionCalls:
         return True
 
     def prepare_tables(self) -> None:
-        """The table of each prepared function, and the ids of the ops and values the program
-        holds, on the program as the pass found it (erased ones stay alive in the transaction's
-        journal, so their ids are not reused during the pass)."""
-        program = self.program
+        """The table of each prepared function, on the program as the pass found it."""
         for name in self.prepared_names:
             if name not in self.tables:
-                self.tables[name] = REGISTRY[name].prepare(program)
-        original = {id(kw) for kw in program.kwargs}
-        original.update(id(arg) for arg in program.block.args)
-        for op in program.walk():
-            original.add(id(op))
-            original.update(id(r) for r in op.results)
-            for region in op.regions:
-                original.update(id(arg) for arg in region.args)
-        self.original = original
+                self.tables[name] = REGISTRY[name].prepare(self.program)
+
+    def note_created(self, op) -> None:
+        """Remember `op` (and its results, and what is nested in it) as made during the pass;
+        the rewriter calls this for each op it creates. Ids stay unique: the program or the
+        transaction's journal keeps these objects alive while the pass runs."""
+        for inner in op.walk():
+            self.created.add(id(inner))
+            self.created.update(id(r) for r in inner.results)
 
     def call_prepared(self, registered: RegisteredFunction, args: list, span):
         """A prepared function on its table (made now if the pass has not changed anything)."""
         from .exprs import EvalError
 
         table = self.tables.get(registered.name)
-        if table is None:
+        if table is None:  # nothing changed yet (else before_change made it)
             table = self.tables[registered.name] = registered.prepare(self.program)
-        if self.original is not None:
+        if self.created:
             for arg in args:
-                if _is_ir(arg) and id(arg) not in self.original:
+                if id(arg) in self.created:
                     raise EvalError(f"{registered.name}() is evaluated on the program as the "
                                     "pass found it, but was given an op made during the pass; "
                                     "register it with live=True", span)
@@ -246,6 +244,8 @@ class FunctionCalls:
         try:
             if registered.live:  # the common case first: no cache, no copy
                 result = registered.fn(self.program, *args)
+            elif registered.prepare is not None:
+                result = self.call_prepared(registered, args, span)
             else:
                 result = self._call(name, args, span)
         except _FAILURES as error:  # an EvalError is none of these and passes through
@@ -282,11 +282,6 @@ class FunctionCalls:
 #: What a registered function may raise that becomes an EvalError naming it.
 _FAILURES = (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError,
              ArithmeticError)
-
-
-def _is_ir(x) -> bool:
-    """Whether `x` is an op or a value of the IR."""
-    return type(x).__name__ in ("Operation", "Value") and hasattr(x, "__weakref__")
 
 
 def _identity(x):

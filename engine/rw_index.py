@@ -11,6 +11,9 @@ from .ir import Operation
 
 def hashable(value):
     """An attribute value as a dict key (symbols by text, lists as tuples)."""
+    kind = type(value)
+    if kind is int or kind is str:
+        return value  # what normalize would give, and hashable
     value = normalize(value)
     try:
         hash(value)
@@ -21,13 +24,18 @@ def hashable(value):
 
 class ProgramIndex:
     """Ops by name, and by (attribute key, value) for the keys rules join on. Kept current by
-    `refresh` after each rewrite; lists come back in program order."""
+    `refresh` after each rewrite; lists come back in program order (shared: callers must not
+    change them)."""
 
     def __init__(self, program, join_keys):
         self.program = program
         self.join_keys = tuple(sorted(join_keys))
         self.buckets: dict[tuple, dict] = {}
         self.filed: dict[Operation, list] = {}
+        # Sorted lists handed out, until their bucket changes (the matcher asks again and
+        # again for the same key while nothing is filed there).
+        self.ordered: dict[tuple, list] = {}
+        self.ordered_names: dict[tuple, list] = {}
         for op in program.walk():
             self.file(op)
 
@@ -43,8 +51,11 @@ class ProgramIndex:
         """File `op` alone under its keys."""
         keys = self.keys_of(op)
         self.filed[op] = keys
+        caches = self.ordered or self.ordered_names
         for key in keys:
             self.buckets.setdefault(key, {})[op] = None
+            if caches:
+                self.changed(key)
 
     def add(self, op: Operation) -> None:
         """File `op` (and, for an op with regions, the ops nested in it)."""
@@ -61,6 +72,15 @@ class ProgramIndex:
             bucket = self.buckets.get(key)
             if bucket is not None:
                 bucket.pop(op, None)
+                if self.ordered or self.ordered_names:
+                    self.changed(key)
+
+    def changed(self, key: tuple) -> None:
+        """Forget the sorted lists made from bucket `key`."""
+        if self.ordered:
+            self.ordered.pop(key, None)
+        if key[0] == "name" and self.ordered_names:
+            self.ordered_names.clear()
 
     def refresh(self, op: Operation, alive: bool) -> None:
         """Re-file `op` after a change, or drop it (and its nested ops) when erased."""
@@ -69,26 +89,35 @@ class ProgramIndex:
                 return  # filed under the same keys already (most attribute changes)
             self.remove(op)
             self.add(op)
+        elif not op.regions:
+            self.remove(op)
         else:
             for inner in op.walk():
                 self.remove(inner)
 
     def lookup(self, key: tuple) -> list[Operation]:
         """The ops under `key`, in program order."""
-        bucket = self.buckets.get(key)
-        if not bucket:
-            return []
-        return sorted(bucket, key=Operation.position_key)
+        found = self.ordered.get(key)
+        if found is None:
+            bucket = self.buckets.get(key)
+            if not bucket:
+                return []
+            found = self.ordered[key] = sorted(bucket, key=Operation.position_key)
+        return found
 
     def named(self, names) -> list[Operation]:
         """Ops with one of `names` (every op when `names` is None), in program order."""
         if names is None:
             return list(self.program.walk())
-        found = {}
-        for name in names:
-            bucket = self.buckets.get(("name", name))
-            if bucket:
-                found.update(bucket)
-        return sorted(found, key=Operation.position_key)
+        key = tuple(sorted(names))
+        ordered = self.ordered_names.get(key)
+        if ordered is None:
+            found = {}
+            for name in names:
+                bucket = self.buckets.get(("name", name))
+                if bucket:
+                    found.update(bucket)
+            ordered = self.ordered_names[key] = sorted(found, key=Operation.position_key)
+        return ordered
 
 
