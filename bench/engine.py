@@ -11,14 +11,15 @@ with a second residual add, two unused ops (``pd_op.shape``, ``pd_op.full_int_ar
 after all forward layers, their 17 grad ops in reverse layer order, each linked to its forward op by
 ``grad_of``/``op_id``, with two ``sgd_`` updates per layer. Forward ops carry ``chunk_id``.
 
-The pass (:data:`RULES`, ``.rw`` text) has the six rule shapes of the real passes: all_reduce +
-split_with_num + builtin.slice → reduce_scatter (``rules/sp_fusion.rw``); the ``grad_of``/``op_id``
-join copying ``chunk_id`` (``rules/grad_chunk.rw``); dropping a collective over a one-rank group
-(``rules/drop_trivial_comm.rw``); a region rule tagging the ops of each local region; an attribute
-rewrite (exact gelu → tanh gelu); erasing unused constant/shape ops. Each layer gets 18 rewrites.
-The same pass with 44 decoy rules (:func:`decoy_rules`) that never fire — 22 on op names the program
-does not have, 22 on op names it has, with attributes or ``where`` clauses that are false — is run
-on a fresh program, then once more on its own output, where nothing matches (the "no match" row).
+The pass (:data:`RULES`, ``.rw`` text) has the six rule shapes of the real passes:
+all_reduce + split_with_num + builtin.slice → reduce_scatter (``rules/sp_fusion.rw``); the
+``grad_of``/``op_id`` join copying ``chunk_id`` (``rules/grad_chunk.rw``); dropping a collective
+over a one-rank group (``rules/drop_trivial_comm.rw``); a region rule tagging the ops of each local
+region; an attribute rewrite (exact gelu → tanh gelu); erasing unused constant/shape ops. Each
+layer gets 18 rewrites. The same pass with 44 decoy rules (:func:`decoy_rules`) that never fire —
+22 on op names the program does not have, 22 on op names it has, with attributes or ``where``
+clauses that are false — is run on a fresh program, then once more on its own output, where
+nothing matches (the "no match" row).
 
 Yardsticks, at 10k and 100k ops only: the same six rewrites with xDSL (``PatternRewriteWalker`` +
 ``GreedyRewritePatternApplier`` of ``RewritePattern`` classes, on a tiny IRDL dialect holding the
@@ -34,7 +35,7 @@ resident set over the run (Linux: ``VmHWM`` after resetting it through ``/proc/s
 minus ``VmRSS`` before), and the process's peak is ``resource.getrusage(...).ru_maxrss``.
 
 Run: ``python bench/engine.py [--sizes 10000 100000 1000000] [--quick] [--no-yardsticks]
-[--markdown] [--profile SIZE]``.
+[--markdown] [--profile SIZE] [--breakdown SIZE]``.
 """
 
 from __future__ import annotations
@@ -256,8 +257,8 @@ def build_program(ops: int) -> Program:
         o, id_o = fwd("pd_op.matmul", [sm.result, one.result],
                       {"transpose_x": False, "transpose_y": False}, [t_sh], layer)
         h2, id_h2 = fwd("pd_op.add", [one.result, o.result], {}, [t_sh], layer)
-        saved.append((w1, w2, n, t, g, s, fl, r, one, ag, tr, sm, h, o, ids := (
-            id_n, id_m1, id_g, id_s, id_m2, id_r, id_tr, id_att, id_sm, id_o, id_h2)))
+        ids = (id_n, id_m1, id_g, id_s, id_m2, id_r, id_tr, id_att, id_sm, id_o, id_h2)
+        saved.append((w1, w2, n, t, g, s, fl, r, one, ag, tr, sm, h, o, ids))
         h = h2.result
     loss = b.op("pd_op.mean", [h], {"keepdim": False, "op_role": 0}, [tensor(())])
     gh = b.op("pd_op.full", [], {"dtype": f32, "shape": [S, H], "value": 1.0, "op_role": 1},
@@ -314,6 +315,7 @@ def summary_rulepass(program: Program) -> dict:
 # ---- measuring --------------------------------------------------------------------------------
 
 def _status_kib(key: str) -> int | None:
+    """A ``/proc/self/status`` figure in KiB (``VmRSS``, ``VmHWM``), None where there is none."""
     try:
         with open("/proc/self/status") as f:
             for line in f:
@@ -774,7 +776,13 @@ def run_tinygrad(program: Program, repeat: int) -> dict:
 # ---- report -----------------------------------------------------------------------------------
 
 def fmt_int(n) -> str:
+    """``n`` with thousands separators."""
     return f"{n:,.0f}"
+
+
+def verdict(shortfall: float) -> str:
+    """"met" when ``shortfall`` (how many times worse than the target) is at most 1."""
+    return "met" if shortfall <= 1 else f"missed by {shortfall:.2f}×"
 
 
 def build_rows(results: list[dict]) -> tuple[list[str], list[list[str]], list[str]]:
@@ -820,13 +828,12 @@ def build_rows(results: list[dict]) -> tuple[list[str], list[list[str]], list[st
             ratio = y["cpu"] / e["cpu"]
             verdicts.append(f"{fmt_int(r['ops'])} ops: {ratio:.2f}× {name}'s rewrites/s "
                             f"(target ≥ {target:g}×: "
-                            f"{'met' if ratio >= target else f'missed by {target / ratio:.2f}×'})")
+                            f"{verdict(target / ratio)})")
         a = r["rules50"]["again"]
         us = a["cpu"] / a["ops"] * 1e6
         verdicts.append(f"{fmt_int(r['ops'])} ops: {us:.2f} µs/op with 50 rules and no match "
                         f"(target ≤ {TARGET_US_NO_MATCH:g}: "
-                        f"{'met' if us <= TARGET_US_NO_MATCH else f'missed by {us / TARGET_US_NO_MATCH:.2f}×'})")
-    by_size = {r["ops"]: r for r in results}
+                        f"{verdict(us / TARGET_US_NO_MATCH)})")
     big = [r for r in results if r["ops"] >= 900_000]
     mid = [r for r in results if 90_000 <= r["ops"] < 200_000]
     if big and mid:
@@ -835,8 +842,7 @@ def build_rows(results: list[dict]) -> tuple[list[str], list[list[str]], list[st
             verdicts.append(f"time(1M)/time(100k), {label}: {ratio:.2f} "
                             f"(ops ×{big[0]['ops'] / mid[0]['ops']:.2f}; target ≤ "
                             f"{TARGET_SCALING:g}: "
-                            f"{'met' if ratio <= TARGET_SCALING else f'missed by {ratio / TARGET_SCALING:.2f}×'})")
-    del by_size
+                            f"{verdict(ratio / TARGET_SCALING)})")
     return header, rows, verdicts
 
 
@@ -893,17 +899,46 @@ def check_results(results: list[dict]) -> list[str]:
 
 
 def profile(ops: int) -> None:
-    """cProfile of the 50-rule pass on its fixpoint output (the no-match run), top functions."""
+    """cProfile of the 6-rule pass on a fresh program (rewriting), then of the 50-rule pass on
+    its fixpoint output (no match): the top functions of each by own time."""
     import cProfile
     import pstats
 
     gc.disable()
     rules = load_rules_text(rules_text(decoys=True), "bench/engine.py")
+    for title, pass_name, warm in (("6 rules, rewriting", "bench6", False),
+                                   ("50 rules, no match", "bench50", True)):
+        program = build_program(ops)
+        if warm:
+            rules.run_pass(program, pass_name, rank=RANK)
+        prof = cProfile.Profile()
+        prof.runcall(lambda: rules.run_pass(program, pass_name, rank=RANK))
+        print(f"==== {title} ({ops:,} ops) ====")
+        pstats.Stats(prof).sort_stats("tottime").print_stats(20)
+
+
+def breakdown(ops: int, repeat: int = 5) -> None:
+    """Split the no-match cost at ``ops`` ops: the driver's floor (one rule on an absent op
+    name), the five rules other than the ``grad_of`` join, the six, and the fifty; each run on
+    the fixpoint output of ``bench50``, best of ``repeat`` CPU times."""
+    gc.disable()
+    body = RULES[RULES.index("{", RULES.index("pass bench6")) + 1: RULES.rindex("}")]
+    start, end = body.index("  # grad_chunk's join"), body.index("  # drop_trivial_comm's shape")
+    text = (rules_text(decoys=True)
+            + "\npass floor { rule r { match { o = pd_op.conv2d } rewrite { erase o } } }\n"
+            + "pass no_join(rank: int = 0) {" + body[:start] + body[end:] + "}\n")
+    rules = load_rules_text(text, "bench/engine.py")
     program = build_program(ops)
     rules.run_pass(program, "bench50", rank=RANK)
-    prof = cProfile.Profile()
-    prof.runcall(lambda: rules.run_pass(program, "bench50", rank=RANK))
-    pstats.Stats(prof).sort_stats("tottime").print_stats(25)
+    n = program.num_ops()
+    print(f"no-match cost on {n:,} ops (the fixpoint of {ops:,}), best of {repeat} CPU s:")
+    for name, label in (("floor", "1 rule on an absent op name (driver floor)"),
+                        ("no_join", "the 5 rules without the grad_of/op_id join"),
+                        ("bench6", "the 6 rules"), ("bench50", "the 50 rules")):
+        params = {} if name == "floor" else {"rank": RANK}
+        best = min(timed(lambda: rules.run_pass(program, name, **params))[1]
+                   for _ in range(repeat))
+        print(f"  {label:45s} {best:7.3f} s {best / n * 1e6:7.2f} µs/op")
 
 
 def main(argv=None) -> int:
@@ -915,12 +950,17 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs at sizes up to 10k (best)")
     parser.add_argument("--markdown", action="store_true", help="also print a markdown table")
     parser.add_argument("--profile", type=int, metavar="SIZE",
-                        help="profile the no-match 50-rule run at SIZE ops and exit")
+                        help="profile the 6-rule and the no-match 50-rule runs at SIZE ops")
+    parser.add_argument("--breakdown", type=int, metavar="SIZE",
+                        help="split the no-match cost at SIZE ops by rule group and exit")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--child-yardsticks", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.profile:
         profile(args.profile)
+        return 0
+    if args.breakdown:
+        breakdown(args.breakdown)
         return 0
     if args.child:
         repeat = args.repeat if args.child <= 10_000 else 1
