@@ -21,6 +21,7 @@ import numpy as np
 
 from rulepass.chain import CompiledRank, compile_rank
 from rulepass.engine.api import load_rules
+from rulepass.engine.errors import RuntimeFailure
 from rulepass.engine.optimizer import optimizer_state_initial_values
 from rulepass.engine.pir_parse import parse_program
 from rulepass.engine.printer import print_program
@@ -271,7 +272,7 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
     ranks. A failing rank aborts the whole job (``run_mpi``)."""
     from rulepass.runtime.comm_mpi import _mpi, run_mpi
 
-    MPI = _mpi()
+    MPI = _mpi()  # a clear CommunicationError without mpi4py
     world = MPI.COMM_WORLD
     par = example.parallel
     if world.Get_size() != par.world_size:
@@ -286,7 +287,11 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
     groups = compiled[rank].program.process_groups
     xp, factory = None, None
     if options.backend == "nccl":
-        import cupy
+        try:
+            import cupy
+        except ImportError:
+            raise RuntimeFailure("--backend nccl needs CuPy and a CUDA GPU per rank (pip install "
+                                 "'rulepass[gpu]'); use --backend mpi or local without one") from None
 
         from rulepass.runtime.comm_nccl import NcclCommunicator
 
