@@ -78,9 +78,9 @@ def main(argv=None) -> int:
     console.print(table)
     last = results[args.layers[-1]]
     ours_passes = sum(last["steps"].get(k, 0.0) for k in PADDLE_PASSES)
-    console.print(f"ops: " + ", ".join(f"{n} layers: {r['ops']} in, {r['ops_after']} out"
+    console.print("ops: " + ", ".join(f"{n} layers: {r['ops']} in, {r['ops_after']} out"
                                        for n, r in results.items()))
-    console.print(f"parse: " + ", ".join(f"{n} layers {r['parse']:.3f} s"
+    console.print("parse: " + ", ".join(f"{n} layers {r['parse']:.3f} s"
                                          for n, r in results.items()))
     console.print(f"Paddle's five passes at {args.layers[-1]} layers: ours {ours_passes:.3f} s "
                   f"vs 2.99 s ({ours_passes / 2.99:.2f}×); whole chain {last['total']:.2f} s vs "

@@ -25,7 +25,7 @@ from rulepass.engine.errors import RuntimeFailure
 from rulepass.engine.optimizer import optimizer_state_initial_values
 from rulepass.engine.pir_parse import parse_program
 from rulepass.engine.printer import print_program
-from rulepass.example import Example, ExampleError, load_example
+from rulepass.example import Example, ExampleError
 from rulepass.runtime.pipeline import RankProgram, mean_losses, run_rank
 from rulepass.runtime.schedules import bubble_fraction
 from rulepass.runtime.sharding import ShardingError, dist_types, local_piece, rank_micro_batch
