@@ -167,6 +167,7 @@ class Driver:
                 dirty = False
                 queue.extend(self.items())
                 queued = dict.fromkeys(queue)
+                continue  # the confirming round may be empty: the program lost its last op
             item = queue.popleft()
             queued.pop(item, None)
             if isinstance(item, Operation) and not alive(item, self.program):

@@ -26,3 +26,17 @@ def test_random_passes_succeed_cleanly_or_fail_cleanly(program, text):
         after = print_program(program)
         rules.run_pass(program, "random_pass")
         assert print_program(program) == after
+
+
+def test_a_pass_that_erases_the_last_op_ends_cleanly():
+    # Found by the property test: the round confirming the fixpoint was empty and the driver
+    # popped from an empty worklist.
+    from rulepass.engine.pir_parse import parse_program
+
+    program = parse_program("{\n    ^kw:\n        %kwarg_x {persistable:true}\n"
+                            '    (%0) = "pd_op.relu" (%kwarg_x) {} : (tensor<4xf32>) -> '
+                            "tensor<4xf32>\n}\n")
+    rules = load_rules_text("pass p { rule r { match { o = pd_op.relu(x) } "
+                            "rewrite { replace o with x  erase o } } }\n", "p.rw")
+    result = rules.run_pass(program, "p")
+    assert len(result.trace) == 1 and program.num_ops() == 0
