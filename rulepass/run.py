@@ -26,6 +26,7 @@ from rulepass.engine.optimizer import optimizer_state_initial_values
 from rulepass.engine.pir_parse import parse_program
 from rulepass.engine.printer import print_program
 from rulepass.example import Example, ExampleError
+from rulepass.runtime.executor import persistable_data
 from rulepass.runtime.pipeline import RankProgram, mean_losses, run_rank
 from rulepass.runtime.schedules import bubble_fraction
 from rulepass.runtime.sharding import ShardingError, dist_types, local_piece, rank_micro_batch
@@ -130,8 +131,7 @@ class RankSetup:
                 scope[name] = np.full(shape, fill, dtype=np.float32)
         fed = {op.attributes.get("name") for op in compiled.program.walk()
                if op.name == "pd_op.data" and op.attributes.get("name") != LR_FEED
-               and not (op.attributes.get("persistable") in ((True,), True)
-                        and op.attributes.get("name") in scope)}
+               and not (persistable_data(op) and op.attributes.get("name") in scope)}
         missing = sorted(n for n in fed if n not in example.data)
         if missing:
             raise ExampleError(f"{example.path / 'data.npz'}: no array for the program's "

@@ -195,13 +195,13 @@ def _parameter(run, op, inputs):
 
 def _data(run, op, inputs):
     name = run.attr(op, "name")
-    if name not in run.feeds and _persistable_data(op) and name in run.scope:
+    if name not in run.feeds and persistable_data(op) and name in run.scope:
         # Paddle keeps persistable data (AdamW's moments and beta powers) in the scope.
         return [run.scope_cell(name, op)]
     return [run.feed(name, op)]
 
 
-def _persistable_data(op: Operation) -> bool:
+def persistable_data(op: Operation) -> bool:
     """A ``pd_op.data`` marked ``persistable:[true]``: a scope variable, fed or stored."""
     flag = op.attributes.get("persistable")
     return flag is True or (isinstance(flag, tuple) and bool(flag) and flag[0] is True)
@@ -361,7 +361,7 @@ class Executor:
             op = self.ops[i]
             attrs = self._attrs[i]
             if op.name in ("pd_op.data", "pd_op.feed") and attrs.get("name") not in feeds \
-                    and not (_persistable_data(op) and attrs.get("name") in scope):
+                    and not (persistable_data(op) and attrs.get("name") in scope):
                 raise self._error(MissingInputError, op,
                                   f"no input fed for data {attrs.get('name')!r} (fed: "
                                   f"{', '.join(sorted(feeds)) or 'nothing'})")
