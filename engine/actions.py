@@ -12,6 +12,7 @@ import attrs
 
 from . import rw_ast as A
 from .errors import RewriteError
+from .actions_compile import compiled_rewrite
 from .expr_compile import compiled
 from .exprs import ABSENT, Context, EvalError, as_value, describe, iterate
 from .ir import Operation, Value
@@ -21,6 +22,10 @@ from .types import DenseTensorType, DistTensorType, NullType, OperationDistAttr,
     VectorType
 
 TYPE_CLASSES = (DenseTensorType, DistTensorType, NullType, VectorType)
+
+#: Whether `Rewriter.run` uses the compiled form of a rewrite block (actions_compile.py); the
+#: walk below is the reference, kept for tests that compare the two.
+COMPILED = True
 
 
 def attribute_value(value, span):
@@ -91,9 +96,13 @@ class Rewriter:
 
     def run(self) -> Outcome:
         """Apply every action; returns the outcome. Raises RewriteError."""
-        env = dict(self.match.env)
+        rewrite = self.rule.decl.rewrite
+        function = compiled_rewrite(rewrite) if COMPILED else None
         try:
-            self.actions(self.rule.decl.rewrite, env)
+            if function is not None:
+                function(self, self.match.env)
+            else:
+                self.actions(rewrite, dict(self.match.env))
         except EvalError as error:
             raise self.error(error.message, error.span) from None
         except ValueError as error:  # the IR refusing a mutation (such as an op still used)
@@ -112,9 +121,18 @@ class Rewriter:
     # ---- actions ------------------------------------------------------------------------------
     def do_CreateOp(self, action: A.CreateOp, env: dict) -> None:
         """`v = dialect.op(args) {attrs} : types`: before the latest matched op."""
+        op = self.create(action, [self.eval(e, env) for e in action.operands],
+                         [self.eval(e, env) for e in action.types],
+                         [self.eval(a.value, env) for a in action.attrs])
+        if action.binding is not None:
+            env[action.binding] = op
+
+    def create(self, action: A.CreateOp, operand_values: list, type_values: list,
+               attr_values: list) -> Operation:
+        """The op `action` makes from its evaluated operands, types and attribute values (in
+        the order the action writes them), inserted before the latest matched op."""
         operands = []
-        for expr in action.operands:
-            value = self.eval(expr, env)
+        for expr, value in zip(action.operands, operand_values):
             for item in (value if isinstance(value, list) else [value]):
                 if item is ABSENT:
                     operands.append(None)
@@ -124,13 +142,11 @@ class Rewriter:
                     raise EvalError(f"an operand must be a value, got {describe(item)}",
                                     expr.span)
         types = []
-        for expr in action.types:
-            value = self.eval(expr, env)
+        for expr, value in zip(action.types, type_values):
             for item in (value if isinstance(value, list) else [value]):
                 types.append(as_type(item, expr.span))
         attributes, dist = {}, None
-        for attr in action.attrs:
-            value = self.eval(attr.value, env)
+        for attr, value in zip(action.attrs, attr_values):
             if attr.key == "op_dist_attr":
                 dist = value if isinstance(value, OperationDistAttr) else None
                 if dist is None and value is not ABSENT:
@@ -163,14 +179,16 @@ class Rewriter:
         self.outcome.changed = True
         self.outcome.created.append(op)
         self.outcome.modified(op)
-        if action.binding is not None:
-            env[action.binding] = op
+        return op
 
     def do_ReplaceAction(self, action: A.ReplaceAction, env: dict) -> None:
         """`replace a with b`: every use of `a` reads `b` (but in `b`'s own op)."""
-        target = self.eval(action.target, env)
-        replacement = self.eval(action.replacement, env)
-        pairs = self.replacement_pairs(target, replacement, action.span)
+        self.replace(self.eval(action.target, env), self.eval(action.replacement, env),
+                     action.span)
+
+    def replace(self, target, replacement, span) -> None:
+        """`replace` on evaluated operands."""
+        pairs = self.replacement_pairs(target, replacement, span)
         for old, new in pairs:
             if old is new:
                 continue
@@ -199,8 +217,12 @@ class Rewriter:
 
     def do_EraseAction(self, action: A.EraseAction, env: dict) -> None:
         """`erase a, b, body`: the ops (and nested ops) go together, users first."""
+        self.erase([self.eval(item, env) for item in action.items], action)
+
+    def erase(self, items: list, action: A.EraseAction) -> None:
+        """`erase` on evaluated items."""
         doomed: dict[Operation, None] = {}
-        stack = [self.eval(item, env) for item in action.items]
+        stack = items
         while stack:
             item = stack.pop()
             if isinstance(item, list):
@@ -239,7 +261,10 @@ class Rewriter:
     def do_SetAction(self, action: A.SetAction, env: dict) -> None:
         """`set o.key = e`, `set o.dist... = e`."""
         op = self.target_op(action.path, env)
-        value = self.eval(action.value, env)
+        self.set(op, action, self.eval(action.value, env))
+
+    def set(self, op: Operation, action: A.SetAction, value) -> None:
+        """`set` with its target op checked (`target_op`) and its value evaluated."""
         names = action.path.names
         if names[0] == "dist" or names == ("op_dist_attr",):
             self.set_dist(op, names[1:], value, action.span)
@@ -277,7 +302,10 @@ class Rewriter:
 
     def do_UnsetAction(self, action: A.UnsetAction, env: dict) -> None:
         """`unset o.key`, `unset o.dist`."""
-        op = self.target_op(action.path, env)
+        self.unset(self.target_op(action.path, env), action)
+
+    def unset(self, op: Operation, action: A.UnsetAction) -> None:
+        """`unset` with its target op checked (`target_op`)."""
         names = action.path.names
         if names[0] == "dist" or names == ("op_dist_attr",):
             if names[1:] == ("chunk_id",):
@@ -295,17 +323,25 @@ class Rewriter:
 
     def target_op(self, path: A.FieldPath, env: dict) -> Operation:
         """The op a `set`/`unset` path starts from."""
-        op = env.get(path.var)
+        return self.checked_op(env.get(path.var), path)
+
+    @staticmethod
+    def checked_op(op, path: A.FieldPath) -> Operation:
+        """`op` when it is an op, else the EvalError of a `set`/`unset` path."""
         if not isinstance(op, Operation):
             raise EvalError(f"{path.var} is {describe(op)}, not an op", path.span)
         return op
 
     def do_RetypeAction(self, action: A.RetypeAction, env: dict) -> None:
         """`retype v : t`."""
-        value = as_value(self.eval(action.value, env), action.span)
+        self.retype(self.eval(action.value, env), action, self.eval(action.type, env))
+
+    def retype(self, value, action: A.RetypeAction, type_value) -> None:
+        """`retype` on the evaluated value and type."""
+        value = as_value(value, action.span)
         if not isinstance(value, Value):
             raise EvalError(f"retype takes a value, got {describe(value)}", action.span)
-        new = as_type(self.eval(action.type, env), action.type.span)
+        new = as_type(type_value, action.type.span)
         if value.type is not new and value.type != new:
             value.set_type(new)  # journaled, kwargs included
             self.outcome.changed = True
@@ -325,8 +361,7 @@ class Rewriter:
 
     def do_FailAction(self, action: A.FailAction, env: dict) -> None:
         """`fail "message"`: stops the pass, naming the rule and the op."""
-        message = self.eval(action.message, env)
-        raise self.error(str(message), action.span)
+        raise self.error(str(self.eval(action.message, env)), action.span)
 
 
 #: Action node type -> the Rewriter method carrying it out.

@@ -1,16 +1,23 @@
-"""Rule expressions compiled once into Python closures, for the matcher's and rewriter's hot loops.
+"""Rule expressions compiled once into Python functions, for the matcher's and rewriter's hot loops.
 
 `compiled(expr)` returns a function `(env, ctx) -> value` that computes exactly what
 `exprs.evaluate(expr, env, ctx)` computes — the same values, the same `ABSENT` propagation, the same
-`EvalError`s with the same spans, the same order of evaluation — without walking the tree and
-dispatching on node types at every call. `evaluate` stays the reference; tests compare the two on
-every expression of the rule files (tests/test_engine_compiled_exprs.py).
+`EvalError`s with the same spans, the same order of evaluation. `evaluate` stays the reference;
+tests compare the two on every expression of the rule files (tests/test_engine_compiled_exprs.py).
 
-Compilation is memoised per AST node (by identity; the node is kept alive with its closure), so a
+The expression is translated into the text of one Python expression and compiled with `compile`:
+variables, literals, params, `and`/`or`/`not`, `??` and `has()` become plain Python and cost no
+call; the rest calls the small helpers below, which hold the rule language's semantics. The
+rewriter's compiler (`actions_compile.py`) uses the same `SourceGen` with variables held in Python
+locals instead of the `env` dict.
+
+Compilation is memoised per AST node (by identity; the node is kept alive with its function), so a
 rule's `where` terms are compiled the first time they are tested and never again.
 """
 
 from __future__ import annotations
+
+import itertools
 
 import attrs
 
@@ -20,26 +27,17 @@ from .exprs import (ABSENT, ARITH, BUILTINS, EvalError, _negate, contains, descr
 from .ir import Operation
 from .rw_functions import REGISTRY
 
-#: id(node) -> (node, closure); the node is kept so that its id is not reused.
+#: id(node) -> (node, function); the node is kept so that its id is not reused.
 _CACHE: dict[int, tuple] = {}
 CACHE_LIMIT = 100_000
 
 
 def compiled(expr):
-    """The closure `(env, ctx) -> value` computing `expr` (memoised per node)."""
+    """The function `(env, ctx) -> value` computing `expr` (memoised per node)."""
     found = _CACHE.get(id(expr))
     if found is not None and found[0] is expr:
         return found[1]
-    compiler = COMPILERS.get(type(expr))
-    if compiler is None:
-        span = getattr(expr, "span", None)
-        message = f"cannot evaluate {type(expr).__name__}"
-
-        def fail(env, ctx):
-            raise EvalError(message, span)
-        function = fail
-    else:
-        function = compiler(expr)
+    function = compile_expression(expr)
     if len(_CACHE) > CACHE_LIMIT:
         _CACHE.clear()  # rule sets loaded and dropped many times over (property tests)
     _CACHE[id(expr)] = (expr, function)
@@ -47,79 +45,200 @@ def compiled(expr):
 
 
 def evaluate_compiled(expr, env: dict, ctx):
-    """`exprs.evaluate` through the compiled closure."""
+    """`exprs.evaluate` through the compiled function."""
     return compiled(expr)(env, ctx)
 
 
-# ---- one compiler per node type -----------------------------------------------------------------
+def compile_expression(expr):
+    """A new function `(env, ctx) -> value` for `expr` (not memoised; use `compiled`)."""
+    gen = SourceGen()
+    try:
+        body = gen.expr(expr, {})
+    except _Unsupported as error:
+        message, span = str(error), getattr(expr, "span", None)
 
-def _literal(e):
-    value = e.value
-    return lambda env, ctx: value
-
-
-def _list(e):
-    if all(isinstance(i, A.Literal) for i in e.items):
-        values = [i.value for i in e.items]
-        return lambda env, ctx: list(values)  # a fresh list each time, as evaluate makes
-    items = tuple(compiled(i) for i in e.items)
-    return lambda env, ctx: [f(env, ctx) for f in items]
-
-
-def _param(e):
-    name = e.name
-    return lambda env, ctx: ctx.params.get(name, ABSENT)
-
-
-def _var(e):
-    name, span = e.name, e.span
-
-    def var(env, ctx):
-        try:
-            return env[name]
-        except KeyError:
-            raise EvalError(f"unbound variable {name!r}", span) from None
-    return var
+        def fail(env, ctx):
+            raise EvalError(message, span)
+        return fail
+    spans = gen.const(gen.var_spans)
+    source = (f"def _expression(env, ctx):\n"
+              f"    try:\n"
+              f"        return {body}\n"
+              f"    except KeyError as error:\n"
+              f"        unbound = _unbound(error, env, {spans})\n"
+              f"        if unbound is None:\n"
+              f"            raise\n"
+              f"        raise unbound from None\n")
+    return gen.function(source, "_expression")
 
 
-def _result_ref(e):
-    get, name, index, span = _var(e), e.name, e.index, e.span
-
-    def result_ref(env, ctx):
-        op = get(env, ctx)
-        if not isinstance(op, Operation):
-            raise EvalError(f"{name} is not an op", span)
-        if index >= len(op.results):
-            raise EvalError(f"{op.name} has {len(op.results)} results, no #{index}", span)
-        return op.results[index]
-    return result_ref
+class _Unsupported(Exception):
+    """A node the compiler has no translation for (evaluate reports it too)."""
 
 
-def _field(e):
-    base, name, span = compiled(e.base), e.name, e.span
-    if name == "dist":
-        def dist_field(env, ctx):
-            b = base(env, ctx)
-            if type(b) is Operation:
-                d = b.dist_attr
-                return d if d is not None else ABSENT
-            return field(b, name, ctx, span)
-        return dist_field
+class SourceGen:
+    """Translates expressions into Python expression text. `scope` maps rule variables to the
+    Python names holding them; others are read from `env`. Constants (spans, literal values,
+    builtins) become names in the generated code's globals."""
 
-    def attribute_field(env, ctx):
-        b = base(env, ctx)
-        kind = type(b)
-        if kind is Operation:
-            return b.attributes.get(name, ABSENT)
-        plain = _PLAIN_FIELDS.get(kind)
-        if plain is None:
-            plain = _PLAIN_FIELDS[kind] = _plain_fields(kind)
-        if name in plain:
-            value = getattr(b, name)
-            if not callable(value):
-                return ABSENT if value is None else value
-        return field(b, name, ctx, span)
-    return attribute_field
+    _ids = itertools.count()
+
+    def __init__(self):
+        self.globals: dict = dict(HELPERS)
+        self.var_spans: dict[str, A.Span] = {}
+        self._consts: dict = {}
+
+    # ---- bookkeeping ----------------------------------------------------------------------------
+    def const(self, value) -> str:
+        """A global name holding `value` (one per distinct object)."""
+        key = id(value)
+        found = self._consts.get(key)
+        if found is not None and found[1] is value:
+            return found[0]
+        name = f"K{len(self._consts)}"
+        self._consts[key] = (name, value)
+        self.globals[name] = value
+        return name
+
+    def temp(self) -> str:
+        """A fresh Python name for a temporary."""
+        return f"t{next(self._ids)}"
+
+    def function(self, source: str, name: str):
+        """Compile `source` (defining function `name`) with this generator's globals."""
+        code = compile(source, f"<rule expression {name}>", "exec")
+        namespace = dict(self.globals)
+        exec(code, namespace)  # noqa: S102 - text generated here from a checked rule AST
+        return namespace[name]
+
+    # ---- translation ----------------------------------------------------------------------------
+    def expr(self, e, scope: dict) -> str:
+        """Python expression text computing `e`."""
+        method = getattr(self, "x_" + type(e).__name__, None)
+        if method is None:
+            raise _Unsupported(f"cannot evaluate {type(e).__name__}")
+        return method(e, scope)
+
+    def x_Literal(self, e, scope):
+        value = e.value
+        if type(value) in (int, str, bool) or value is None:
+            return repr(value)
+        return self.const(value)
+
+    def x_ListExpr(self, e, scope):
+        if all(isinstance(i, A.Literal) for i in e.items):
+            return f"list({self.const([i.value for i in e.items])})"  # a fresh list each time
+        return "[" + ", ".join(self.expr(i, scope) for i in e.items) + "]"
+
+    def x_ParamRef(self, e, scope):
+        return f"ctx.params.get({e.name!r}, ABSENT)"
+
+    def x_Var(self, e, scope):
+        local = scope.get(e.name)
+        if local is not None:
+            return local
+        self.var_spans.setdefault(e.name, e.span)
+        return f"env[{e.name!r}]"
+
+    def x_ResultRef(self, e, scope):
+        base = self.x_Var(A.Var(e.name, e.span), scope)
+        return f"_result_ref({base}, {e.name!r}, {e.index}, {self.const(e.span)})"
+
+    def x_Field(self, e, scope):
+        base = self.expr(e.base, scope)
+        t = self.temp()
+        if e.name == "dist":
+            return (f"(({t}.dist_attr if {t}.dist_attr is not None else ABSENT) "
+                    f"if type({t} := {base}) is Operation "
+                    f"else field({t}, 'dist', ctx, {self.const(e.span)}))")
+        return (f"({t}.attributes.get({e.name!r}, ABSENT) if type({t} := {base}) is Operation "
+                f"else _attribute_field({t}, {e.name!r}, ctx, {self.const(e.span)}))")
+
+    def x_Subscript(self, e, scope):
+        return (f"_subscript({self.expr(e.base, scope)}, {self.expr(e.index, scope)}, "
+                f"{self.const(e.span)})")
+
+    def x_Call(self, e, scope):
+        args = [self.expr(a, scope) for a in e.args]
+        if e.func == "has":
+            return f"({args[0]} is not ABSENT)"
+        span = self.const(e.span)
+        builtin = BUILTINS.get(e.func)
+        if builtin is not None:
+            return f"{self.const(builtin)}(ctx, {span}, {', '.join(args)})"
+        return f"_registered(ctx, {e.func!r}, [{', '.join(args)}], {span})"
+
+    def x_Quantifier(self, e, scope):
+        var = self.temp()
+        body = self.expr(e.body, {**scope, e.var: var})
+        helper = {"any": "_any", "all": "_all", "first": "_first"}.get(e.kind)
+        if helper is None:
+            raise _Unsupported(f"unknown quantifier {e.kind!r}")
+        return f"{helper}({self.expr(e.seq, scope)}, {self.const(e.span)}, lambda {var}: {body})"
+
+    def x_OrOp(self, e, scope):
+        return f"(bool({self.expr(e.left, scope)}) or bool({self.expr(e.right, scope)}))"
+
+    def x_AndOp(self, e, scope):
+        return f"(bool({self.expr(e.left, scope)}) and bool({self.expr(e.right, scope)}))"
+
+    def x_NotOp(self, e, scope):
+        return f"(not {self.expr(e.operand, scope)})"
+
+    def x_Compare(self, e, scope):
+        left, right = self.expr(e.left, scope), self.expr(e.right, scope)
+        if e.op == "==":
+            return f"equal({left}, {right})"
+        if e.op == "!=":
+            return f"(not equal({left}, {right}))"
+        return f"_order({e.op!r}, {left}, {right}, {self.const(e.span)})"
+
+    def _membership(self, e, scope):
+        left = self.expr(e.left, scope)
+        items = e.right.items if isinstance(e.right, A.ListExpr) else None
+        if items and all(isinstance(i, A.Literal) and type(i.value) in (int, str) for i in items):
+            # a list of int and string literals: a set, asked directly for an int or a string
+            plain = self.const(frozenset(i.value for i in items))
+            values = self.const([i.value for i in items])
+            return f"_in_plain({left}, {plain}, {values}, {self.const(e.span)})"
+        # the container is evaluated first, as evaluate does
+        return f"_contains_rl({self.expr(e.right, scope)}, {left}, {self.const(e.span)})"
+
+    def x_InOp(self, e, scope):
+        return self._membership(e, scope)
+
+    def x_NotInOp(self, e, scope):
+        return f"(not {self._membership(e, scope)})"
+
+    def x_CoalesceOp(self, e, scope):
+        t = self.temp()
+        return (f"({self.expr(e.right, scope)} if ({t} := {self.expr(e.left, scope)}) is ABSENT "
+                f"else {t})")
+
+    def x_Arith(self, e, scope):
+        return (f"_arith({e.op!r}, {self.expr(e.left, scope)}, {self.expr(e.right, scope)}, "
+                f"{self.const(e.span)})")
+
+    def x_Negate(self, e, scope):
+        return f"_negate({self.expr(e.operand, scope)}, {self.const(e.span)})"
+
+
+# ---- helpers the generated code calls (the semantics of exprs.evaluate) ------------------------
+
+def _unbound(error: KeyError, env: dict, spans: dict):
+    """The EvalError for a variable missing from `env`, or None when the KeyError is another."""
+    name = error.args[0] if error.args else None
+    if isinstance(name, str) and name in spans and name not in env:
+        return EvalError(f"unbound variable {name!r}", spans[name])
+    return None
+
+
+def _result_ref(op, name, index, span):
+    if not isinstance(op, Operation):
+        raise EvalError(f"{name} is not an op", span)
+    if index >= len(op.results):
+        raise EvalError(f"{op.name} has {len(op.results)} results, no #{index}", span)
+    return op.results[index]
 
 
 #: type -> the names of its attrs fields (read directly; anything else goes through `field`).
@@ -135,177 +254,132 @@ def _plain_fields(kind) -> frozenset:
                      if not f.name.startswith("_") and f.name != "local_shape")
 
 
-def _subscript(e):
-    base, index, span = compiled(e.base), compiled(e.index), e.span
+def _attribute_field(base, name, ctx, span):
+    """`base.name` for anything but an op (`field`, with attrs fields read directly)."""
+    kind = type(base)
+    plain = _PLAIN_FIELDS.get(kind)
+    if plain is None:
+        plain = _PLAIN_FIELDS[kind] = _plain_fields(kind)
+    if name in plain:
+        value = getattr(base, name)
+        if not callable(value):
+            return ABSENT if value is None else value
+    return field(base, name, ctx, span)
 
-    def subscript(env, ctx):
-        b, i = base(env, ctx), index(env, ctx)
-        if b is ABSENT or i is ABSENT:
-            return ABSENT
-        if isinstance(b, dict):
-            return b.get(i, ABSENT)
-        if not isinstance(b, (list, tuple, str)) or not isinstance(i, int):
-            raise EvalError(f"cannot index {describe(b)} with {describe(i)}", span)
-        if -len(b) <= i < len(b):
-            return b[i]
+
+def _subscript(base, index, span):
+    if base is ABSENT or index is ABSENT:
         return ABSENT
-    return subscript
+    if isinstance(base, dict):
+        return base.get(index, ABSENT)
+    if not isinstance(base, (list, tuple, str)) or not isinstance(index, int):
+        raise EvalError(f"cannot index {describe(base)} with {describe(index)}", span)
+    if -len(base) <= index < len(base):
+        return base[index]
+    return ABSENT
 
 
-def _call(e):
-    func, span = e.func, e.span
-    args = tuple(compiled(a) for a in e.args)
-    if func == "has":
-        first = args[0]
-        return lambda env, ctx: first(env, ctx) is not ABSENT
-    builtin = BUILTINS.get(func)
-    if builtin is not None:
-        if len(args) == 1:
-            only = args[0]
-            return lambda env, ctx: builtin(ctx, span, only(env, ctx))
-        return lambda env, ctx: builtin(ctx, span, *[a(env, ctx) for a in args])
-
-    def registered(env, ctx):
-        values = [a(env, ctx) for a in args]
-        if func in REGISTRY and ctx.functions is not None:
-            return ctx.functions.call(func, values, span)
-        raise EvalError(f"unknown function {func!r}", span)
-    return registered
+def _registered(ctx, func, values, span):
+    if func in REGISTRY and ctx.functions is not None:
+        return ctx.functions.call(func, values, span)
+    raise EvalError(f"unknown function {func!r}", span)
 
 
-def _quantifier(e):
-    seq, body, kind, var, span = compiled(e.seq), compiled(e.body), e.kind, e.var, e.span
-    done = {"any": False, "all": True}.get(kind, ABSENT)
-
-    def quantifier(env, ctx):
-        items = iterate(seq(env, ctx), span)
-        inner = dict(env)
-        for item in items:
-            inner[var] = item
-            hit = bool(body(inner, ctx))
-            if kind == "any" and hit:
-                return True
-            if kind == "all" and not hit:
-                return False
-            if kind == "first" and hit:
-                return item
-        return done
-    return quantifier
+def _any(seq, span, body):
+    for item in iterate(seq, span):
+        if body(item):
+            return True
+    return False
 
 
-def _or(e):
-    left, right = compiled(e.left), compiled(e.right)
-    return lambda env, ctx: bool(left(env, ctx)) or bool(right(env, ctx))
-
-
-def _and(e):
-    left, right = compiled(e.left), compiled(e.right)
-    return lambda env, ctx: bool(left(env, ctx)) and bool(right(env, ctx))
-
-
-def _not(e):
-    operand = compiled(e.operand)
-    return lambda env, ctx: not operand(env, ctx)
-
-
-def _compare(e):
-    left, right, op, span = compiled(e.left), compiled(e.right), e.op, e.span
-    if op == "==":
-        return lambda env, ctx: equal(left(env, ctx), right(env, ctx))
-    if op == "!=":
-        return lambda env, ctx: not equal(left(env, ctx), right(env, ctx))
-    order = ORDER[op]
-
-    def compare(env, ctx):
-        a, b = left(env, ctx), right(env, ctx)
-        if a is ABSENT or b is ABSENT:
+def _all(seq, span, body):
+    for item in iterate(seq, span):
+        if not body(item):
             return False
-        try:
-            return order(normalize(a), normalize(b))
-        except TypeError:
-            raise EvalError(f"cannot compare {describe(a)} {op} {describe(b)}", span) from None
-    return compare
+    return True
 
 
-def _membership(e):
-    """`x in c`; a list of int and string literals is kept as a set, asked directly for an int
-    or a string (an int never equals a string; a bool, float or symbol still goes through
-    `contains`, so the answer is the same)."""
-    left, span = compiled(e.left), e.span
-    items = e.right.items if isinstance(e.right, A.ListExpr) else None
-    if items and all(isinstance(i, A.Literal) and type(i.value) in (int, str) for i in items):
-        plain = frozenset(i.value for i in items)
-        right = compiled(e.right)  # literals only: evaluating it first or not changes nothing
-
-        def in_texts(env, ctx):
-            item = left(env, ctx)
-            kind = type(item)
-            if kind is str or kind is int:
-                return item in plain
-            return contains(right(env, ctx), item, span)
-        return in_texts
-    right = compiled(e.right)
-    return lambda env, ctx: contains(right(env, ctx), left(env, ctx), span)
+def _first(seq, span, body):
+    for item in iterate(seq, span):
+        if body(item):
+            return item
+    return ABSENT
 
 
-def _in(e):
-    return _membership(e)
+def _order(op, a, b, span):
+    if a is ABSENT or b is ABSENT:
+        return False
+    try:
+        return ORDER[op](normalize(a), normalize(b))
+    except TypeError:
+        raise EvalError(f"cannot compare {describe(a)} {op} {describe(b)}", span) from None
 
 
-def _not_in(e):
-    inner = _membership(e)
-    return lambda env, ctx: not inner(env, ctx)
+def _in_plain(item, plain, values, span):
+    kind = type(item)
+    if kind is str or kind is int:
+        return item in plain
+    return contains(list(values), item, span)
 
 
-def _coalesce(e):
-    left, right = compiled(e.left), compiled(e.right)
-
-    def coalesce(env, ctx):
-        value = left(env, ctx)
-        return right(env, ctx) if value is ABSENT else value
-    return coalesce
-
-
-def _arith(e):
-    left, right, op, span = compiled(e.left), compiled(e.right), e.op, e.span
-    compute = ARITH[op]
-
-    def arith(env, ctx):
-        a, b = left(env, ctx), right(env, ctx)
-        if a is ABSENT or b is ABSENT:
-            return ABSENT
-        if isinstance(a, tuple) and isinstance(b, (list, tuple)) and op == "+":
-            return list(a) + list(b)
-        try:
-            return compute(a, b)
-        except (TypeError, ZeroDivisionError) as error:
-            raise EvalError(f"cannot compute {describe(a)} {op} {describe(b)}: {error}",
-                            span) from None
-    return arith
+def _arith(op, a, b, span):
+    if a is ABSENT or b is ABSENT:
+        return ABSENT
+    if isinstance(a, tuple) and isinstance(b, (list, tuple)) and op == "+":
+        return list(a) + list(b)
+    try:
+        return ARITH[op](a, b)
+    except (TypeError, ZeroDivisionError) as error:
+        raise EvalError(f"cannot compute {describe(a)} {op} {describe(b)}: {error}",
+                        span) from None
 
 
-def _negate_node(e):
-    operand, span = compiled(e.operand), e.span
-    return lambda env, ctx: _negate(operand(env, ctx), span)
+#: The names generated code may use besides its constants.
+HELPERS = dict(
+    ABSENT=ABSENT, Operation=Operation, EvalError=EvalError, equal=equal, field=field,
+    iterate=iterate, _negate=_negate, _unbound=_unbound, _result_ref=_result_ref,
+    _attribute_field=_attribute_field, _subscript=_subscript, _registered=_registered,
+    _any=_any, _all=_all, _first=_first, _order=_order, _in_plain=_in_plain,
+    _contains_rl=contains, _arith=_arith,
+)
 
 
-COMPILERS = {
-    A.Literal: _literal,
-    A.ListExpr: _list,
-    A.ParamRef: _param,
-    A.Var: _var,
-    A.ResultRef: _result_ref,
-    A.Field: _field,
-    A.Subscript: _subscript,
-    A.Call: _call,
-    A.Quantifier: _quantifier,
-    A.OrOp: _or,
-    A.AndOp: _and,
-    A.NotOp: _not,
-    A.Compare: _compare,
-    A.InOp: _in,
-    A.NotInOp: _not_in,
-    A.CoalesceOp: _coalesce,
-    A.Arith: _arith,
-    A.Negate: _negate_node,
-}
+class _ScopedGen(SourceGen):
+    """A SourceGen whose variables must all be in the scope (no `env`)."""
+
+    def x_Var(self, e, scope):
+        local = scope.get(e.name)
+        if local is None:
+            raise _Unsupported(f"variable {e.name!r} is not in scope")
+        return local
+
+
+def compile_conjunction(terms: tuple, var: str | None = None):
+    """One function testing `terms` in order as the matcher does (`bool` of each, stopping at
+    the first false one): `(env, ctx) -> bool`, or, with `var`, `(item, ctx) -> bool` where
+    the terms read no variable but `var`, bound to `item` (None when they read another)."""
+    if var is None:
+        gen = SourceGen()
+        scope: dict = {}
+        head = "def _test(env, ctx):"
+    else:
+        gen = _ScopedGen()
+        scope = {var: "item"}
+        head = "def _test(item, ctx):"
+    try:
+        parts = [f"bool({gen.expr(term, scope)})" for term in terms]
+    except _Unsupported:
+        return None
+    body = " and ".join(parts) if parts else "True"
+    if var is not None:
+        return gen.function(f"{head}\n    return {body}\n", "_test")
+    spans = gen.const(gen.var_spans)
+    source = (f"{head}\n"
+              f"    try:\n"
+              f"        return {body}\n"
+              f"    except KeyError as error:\n"
+              f"        unbound = _unbound(error, env, {spans})\n"
+              f"        if unbound is None:\n"
+              f"            raise\n"
+              f"        raise unbound from None\n")
+    return gen.function(source, "_test")

@@ -16,12 +16,18 @@ import attrs
 
 from . import rw_ast as A
 from .errors import RewriteError
-from .expr_compile import compiled
+from .expr_compile import compile_conjunction, compiled
 from .exprs import ABSENT, Context, EvalError, condition_text, equal, show
 from .ir import Operation, Value
 from .printer import print_op
 from .rw_compile import CompiledPass, CompiledRule, PatternNode
 from .rw_index import ProgramIndex, hashable
+
+
+#: Whether `where` terms are tested by one compiled function per plan step
+#: (`expr_compile.compile_conjunction`); False tests them one by one through `compiled`, the
+#: reference the tests compare with.
+COMPILED = True
 
 
 @attrs.frozen
@@ -51,6 +57,10 @@ class Plan:
     #: The variable of the only pattern when binding it is all there is to do (one op pattern,
     #: no operands, no attributes): the matcher then only tests the `where` terms.
     simple: str | None = None
+    #: For each step, one function testing all its terms (`compile_conjunction`).
+    step_tests: tuple = ()
+    #: For a simple plan, `(op, ctx) -> bool` testing every term with the op in a local.
+    simple_test: object = None
 
 
 def operand_at(op: Operation, node: PatternNode, position: int):
@@ -165,7 +175,10 @@ class RuleMatcher:
             node = rule.nodes[0]
             if node.operands is None and not node.attrs and node.parent is None:
                 simple = node.var
-        plan = Plan(root if root is not None else -1, tuple(steps), checks, tests, simple)
+        step_tests = tuple(compile_conjunction(terms) for terms in checks)
+        simple_test = compile_conjunction(checks[0], simple) if simple is not None else None
+        plan = Plan(root if root is not None else -1, tuple(steps), checks, tests, simple,
+                    step_tests, simple_test)
         self.plans[key] = plan
         return plan
 
@@ -237,11 +250,13 @@ class RuleMatcher:
         if simple is not None and self.explaining is None and isinstance(item, Operation):
             # What bind + checks_pass + search do for one bare pattern whose names the caller
             # checked (first_at only tries roots that accept the op's name).
-            env = {simple: item}
-            ctx = self.ctx
-            for _, test in plan.tests[0]:
-                if not test(env, ctx):
+            if plan.simple_test is not None and COMPILED:
+                if not plan.simple_test(item, self.ctx):
                     return None
+                return Match(rule, {simple: item}, (item,))
+            env = {simple: item}
+            if not self.checks_pass(plan, 0, env):
+                return None
             return Match(rule, env, (item,))
         if rule.kind == "value":
             env = {rule.value_var: item}
@@ -265,6 +280,8 @@ class RuleMatcher:
     def checks_pass(self, plan: Plan, step: int, env: dict) -> bool:
         """Test the where terms scheduled after `step`."""
         ctx = self.ctx
+        if self.explaining is None and COMPILED:
+            return plan.step_tests[step](env, ctx)
         for term, test in plan.tests[step]:
             if not test(env, ctx):
                 if self.explaining is not None:

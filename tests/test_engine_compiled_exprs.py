@@ -91,6 +91,9 @@ def checker(monkeypatch):
     check = Checker()
     monkeypatch.setattr(match, "compiled", check)
     monkeypatch.setattr(actions, "compiled", check)
+    # term by term, action by action: every expression goes through `compiled`
+    monkeypatch.setattr(match, "COMPILED", False)
+    monkeypatch.setattr(actions, "COMPILED", False)
     return check
 
 

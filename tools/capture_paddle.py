@@ -4,6 +4,8 @@ Run with the Paddle venv (Paddle is a tool here, never a rulepass dependency):
 
     /work/paddle-venv/bin/python tools/capture_paddle.py                 # every config
     /work/paddle-venv/bin/python tools/capture_paddle.py pp2_fthenb mp2  # some configs
+    /work/paddle-venv/bin/python tools/capture_paddle.py pp2_vpp2 --layers 1024 --out /tmp/vpp1024
+                                                   # rank 0 at scale, programs only (benchmarks)
 
 For each configuration and rank a fresh process builds the model with ``dist.to_static`` and
 runs the static engine's program preparation (``Engine._prepare_program``) on CPU, with the
@@ -24,6 +26,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -257,6 +260,8 @@ class Recorder:
         self.written: list[str] = []
         self.param_names: list[str] = []
         self.data_names: list[str] = []
+        # stage -> wall seconds Paddle spent in the wrapped pass (printing apart)
+        self.seconds: dict[str, float] = {}
 
     def dump(self, stage: str, program) -> None:
         name = f"{self.count:02d}_{stage}.pir"
@@ -315,7 +320,9 @@ def install_hooks(rec: Recorder) -> None:
         def wrapped(*args, **kwargs):
             program = program_of(*args)
             rec.dump(f"before_{name}", program)
+            start = time.perf_counter()
             result = fn(*args, **kwargs)
+            rec.seconds[name] = rec.seconds.get(name, 0.0) + time.perf_counter() - start
             rec.dump(f"after_{name}", program)
             return result
         return wrapped
@@ -356,7 +363,9 @@ def install_hooks(rec: Recorder) -> None:
     def grad_chunk(block, state):
         touched = annotate_grad_links(block, state)
         rec.dump("before_grad_chunk_id", block.program)
+        start = time.perf_counter()
         result = original_chunk(block, state)
+        rec.seconds["grad_chunk_id"] = time.perf_counter() - start
         rec.dump("after_grad_chunk_id", block.program)
         # later stages stay Paddle's own text: drop our link attributes again
         for op, attr in touched:
@@ -459,8 +468,19 @@ def program_names(program) -> tuple[list[str], list[str]]:
     return params, datas
 
 
-def capture(cfg_name: str, rank: int) -> None:
-    cfg = CONFIGS[cfg_name]
+def scaled_config(cfg_name: str, layers: int) -> dict:
+    """``cfg_name`` with ``layers`` MyLinear layers, the first half on stage 0, the rest on 1."""
+    cfg = dict(CONFIGS[cfg_name])
+    if "layer_stages" not in cfg or cfg["pp"] != 2 or layers < 2 or layers % 2:
+        raise SystemExit(f"--layers needs a pp2 configuration and an even count >= 2, "
+                         f"got {cfg_name} with {layers}")
+    cfg["layer_stages"] = [0] * (layers // 2) + [1] * (layers // 2)
+    return cfg
+
+
+def capture(cfg_name: str, rank: int, layers: int | None = None,
+            out_dir: Path | None = None) -> None:
+    cfg = CONFIGS[cfg_name] if layers is None else scaled_config(cfg_name, layers)
     os.environ["PADDLE_TRAINERS_NUM"] = str(cfg["world_size"])
     os.environ["PADDLE_TRAINER_ID"] = str(rank)
     endpoints = [f"127.0.0.1:{6170 + i}" for i in range(cfg["world_size"])]
@@ -474,7 +494,7 @@ def capture(cfg_name: str, rank: int) -> None:
     from paddle.distributed.auto_parallel.static.process_group import get_all_process_groups
 
     paddle.base.set_flags({"FLAGS_enable_pir_api": 1})
-    out_dir = DATA_DIR / cfg_name / f"rank{rank}"
+    out_dir = out_dir or DATA_DIR / cfg_name / f"rank{rank}"
     shutil.rmtree(out_dir, ignore_errors=True)
     out_dir.mkdir(parents=True)
     rec = Recorder(out_dir)
@@ -502,6 +522,8 @@ def capture(cfg_name: str, rank: int) -> None:
                    stages=rec.written, failed=error is not None,
                    structured_param_names=structured)
     summary.update(param_names=rec.param_names, data_names=rec.data_names)
+    if layers is not None:
+        (out_dir / "pass_seconds.json").write_text(json.dumps(rec.seconds, indent=1) + "\n")
     groups = {str(g.id): list(g.ranks) for g in get_all_process_groups()}
     (out_dir / "process_groups.json").write_text(json.dumps(groups, indent=1) + "\n")
 
@@ -640,11 +662,22 @@ def main() -> int:
     parser.add_argument("configs", nargs="*", help=f"default: all of {', '.join(CONFIGS)}")
     parser.add_argument("--worker", choices=["capture", "reference"], help=argparse.SUPPRESS)
     parser.add_argument("--rank", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--layers", type=int,
+                        help="capture one pp2 configuration with this many MyLinear layers "
+                             "(rank 0 by default, programs only, into --out; for benchmarks)")
+    parser.add_argument("--out", type=Path, help="output folder of a --layers capture")
     args = parser.parse_args()
 
     if args.worker == "capture":
-        capture(args.configs[0], args.rank)
+        capture(args.configs[0], args.rank, args.layers, args.out)
         return 0
+    if args.layers is not None:
+        if len(args.configs) != 1 or args.out is None:
+            parser.error("--layers needs exactly one configuration and --out")
+        rc = subprocess.call([sys.executable, __file__, args.configs[0], "--worker", "capture",
+                              "--rank", str(args.rank), "--layers", str(args.layers),
+                              "--out", str(args.out.resolve())], cwd=REPO)
+        return rc
     if args.worker == "reference":
         reference(args.configs[0])
         return 0

@@ -1,0 +1,117 @@
+"""The compiled matcher tests and rewrite blocks do what the reference walk does.
+
+`match.COMPILED` (one generated function per plan step) and `actions.COMPILED` (one generated
+function per rewrite block, `engine/actions_compile.py`) are switched off and on; on the rule
+files' test blocks, on every captured Paddle pair and on random rule sets over random programs,
+both must give the same program text, the same trace, and the same error (message and place).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from rulepass.engine import actions, match
+from rulepass.engine.api import load_rules, load_rules_text
+from rulepass.engine.errors import RulepassError
+from rulepass.engine.pir_parse import parse_program
+from rulepass.engine.printer import print_program
+from rulepass.engine.rw_tests import run_tests
+from rulepass.testing import programs, rule_sets
+
+ROOT = Path(__file__).parent.parent
+RULE_FILES = sorted((ROOT / "rules").glob("*.rw"))
+
+
+def both_ways(monkeypatch, run):
+    """`run()` with the compiled paths off, then on; the two results."""
+    results = []
+    for compiled in (False, True):
+        monkeypatch.setattr(match, "COMPILED", compiled)
+        monkeypatch.setattr(actions, "COMPILED", compiled)
+        results.append(run())
+    return results
+
+
+def outcome(rules, name: str, text: str, **params):
+    """(program text, trace, None) or (program text, None, error text) of one pass run."""
+    program = parse_program(text)
+    try:
+        result = rules.run_pass(program, name, **params)
+    except RulepassError as error:
+        return print_program(program), None, str(error)
+    return print_program(program), [a.as_dict() for a in result.trace], None
+
+
+def test_rule_test_blocks_agree(monkeypatch):
+    """Each test block's run: the same program, trace and error text (which the blocks'
+    `expect error` only checks a part of)."""
+    from rulepass.engine.rw_compile import constant
+
+    rules = load_rules(RULE_FILES)
+
+    def run():
+        found = []
+        for test in rules.tests:
+            args = {arg.name: constant(arg.value, rules.sources) for arg in test.run.args}
+            if test.run.name in rules.pipelines:
+                continue  # a pipeline's passes are the passes run here one by one
+            found.append(outcome(rules, test.run.name, test.input, **args))
+        return found
+    reference, fast = both_ways(monkeypatch, run)
+    assert len(reference) > 30
+    assert sum(error is not None for _, _, error in reference) >= 5
+    assert fast == reference
+    assert all(o.passed for o in run_tests(rules))
+
+
+def test_captured_programs_agree(monkeypatch):
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_passes_conformance import captured_pairs, groups_of, pass_params
+
+    rules = load_rules([ROOT / "rules" / "paddle.rw"])
+
+    def run():
+        found = []
+        for case in captured_pairs():
+            name, rank_dir, before, _ = case.values
+            program = parse_program(before.read_text())
+            program.process_groups = groups_of(rank_dir)
+            result = rules.run_pass(program, name, **pass_params(name, rank_dir))
+            program.process_groups = {}
+            found.append((print_program(program), [a.as_dict() for a in result.trace]))
+        return found
+    reference, fast = both_ways(monkeypatch, run)
+    assert fast == reference
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(program=programs(max_ops=10, regions=False), text=rule_sets())
+def test_random_rule_sets_agree(monkeypatch, program, text):
+    rules = load_rules_text(text, "random.rw")
+    source = print_program(program)
+    reference, fast = both_ways(monkeypatch, lambda: outcome(rules, "random_pass", source))
+    assert fast == reference
+
+
+@pytest.mark.parametrize("rewrite,expected", [
+    # a `for` body's binding stays in the body; the outer variable of the same name is unchanged
+    ("for r in results(o) { n = pd_op.scale(r) {} : type(r) }\n"
+     "      set o.seen = opname(o)", "seen:\"pd_op.relu\""),
+    # a created op used by a later action of the same block
+    ("n = pd_op.scale(x) {} : type(x)\n      set o.made = opname(n)", "made:\"pd_op.scale\""),
+])
+def test_scoping_of_bindings(monkeypatch, rewrite, expected):
+    rules = load_rules_text(
+        "pass p sweep {\n  rule r {\n    match { o = pd_op.relu(x) }\n"
+        f"    rewrite {{\n      {rewrite}\n    }}\n  }}\n}}\n", "p.rw")
+    source = ("{\n    (%0) = \"pd_op.data\" () {name:\"x\",shape:[4]} : () -> tensor<4xf32>\n"
+              "    (%1) = \"pd_op.relu\" (%0) {} : (tensor<4xf32>) -> tensor<4xf32>\n}\n")
+    reference, fast = both_ways(monkeypatch, lambda: outcome(rules, "p", source))
+    assert fast == reference
+    assert reference[2] is None, reference[2]
+    assert expected in reference[0]
