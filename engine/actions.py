@@ -53,16 +53,18 @@ def as_type(value, span):
     raise EvalError(f"expected a type, got {describe(value)}", span)
 
 
-@attrs.define
 class Outcome:
     """What an application did: `changed`; the ops `touched` (to revisit: changed ones and the
     neighbours of erased ones); the ops `reindex`ed (created, erased, attributes changed); the
-    ops `created`."""
+    ops `created`. (A plain slotted class: one is made per application.)"""
 
-    changed: bool = False
-    touched: dict = attrs.field(factory=dict)
-    reindex: dict = attrs.field(factory=dict)
-    created: list = attrs.field(factory=list)
+    __slots__ = ("changed", "touched", "reindex", "created")
+
+    def __init__(self):
+        self.changed = False
+        self.touched: dict = {}
+        self.reindex: dict = {}
+        self.created: list = []
 
     def touch(self, op) -> None:
         """Remember `op` as touched."""
@@ -78,13 +80,16 @@ class Outcome:
 class Rewriter:
     """Applies one match's rewrite actions."""
 
+    __slots__ = ("match", "rule", "ctx", "pass_name", "outcome", "anchor")
+
     def __init__(self, match: Match, ctx: Context, pass_name: str):
         self.match = match
         self.rule = match.rule
         self.ctx = ctx
         self.pass_name = pass_name
         self.outcome = Outcome()
-        self.anchor = match.anchor
+        ops = match.ops
+        self.anchor = ops[-1] if ops else None  # Match.anchor: the latest matched op
 
     def error(self, message: str, span: A.Span | None, context: str | None = None):
         """A RewriteError naming the rule, at the action's file:line."""

@@ -191,10 +191,12 @@ class Driver:
         if reverse:
             ops = [i for i in items if isinstance(i, Operation)]
             items = [i for i in items if not isinstance(i, Operation)] + ops[::-1]
+        program, first_at, stats = self.program, self.matcher.first_at, self.stats
         for item in items:
-            if isinstance(item, Operation) and not alive(item, self.program):
-                continue
-            found = self.matcher.first_at(item, self.stats)
+            if type(item) is Operation and (item.block is None
+                                            or item.block.program is not program):
+                continue  # erased (alive(), inline)
+            found = first_at(item, stats)
             if found is not None:
                 self.apply(found, revisit=False)
 
@@ -202,7 +204,7 @@ class Driver:
     def positions(self, ops) -> tuple:
         """(position, name) of each op; positions only when tracing them (they cost O(n))."""
         if not self.trace_positions:
-            return tuple((-1, op.name) for op in ops)
+            return tuple([(-1, op.name) for op in ops])
         self.ctx.version += 1
         return tuple((self.ctx.position(op), op.name) for op in ops)
 
@@ -231,7 +233,9 @@ class Driver:
         self.applied += 1
         self.recent.append((name, found.ops))
         program = self.program
-        after_ops = [op for op in found.ops if alive(op, program)]
+        # alive(), inline: this runs once per application
+        after_ops = [op for op in found.ops
+                     if op.block is not None and op.block.program is program]
         if outcome.created:
             after_ops = list({**dict.fromkeys(after_ops), **dict.fromkeys(
                 op for op in outcome.created if alive(op, program))})
@@ -239,10 +243,12 @@ class Driver:
             after_ops.sort(key=Operation.position_key)
         self.trace.append(Application(self.pass_name, name, file, line, before,
                                       self.positions(after_ops)))
+        refresh = self.index.refresh
         for op in outcome.reindex:
-            self.index.refresh(op, alive(op, program))
+            refresh(op, op.block is not None and op.block.program is program)
         if not revisit:
-            self.check_progress()
+            if self.applied > self.budget or self.applied >= self.state_checks[0]:
+                self.check_progress()
             return []
         pending: dict = {}
         for op in outcome.touched:

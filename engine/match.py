@@ -17,6 +17,7 @@ import attrs
 from . import rw_ast as A
 from .errors import RewriteError
 from .expr_compile import compile_conjunction, compiled
+from .match_compile import compile_plan
 from .exprs import ABSENT, Context, EvalError, condition_text, equal, show
 from .ir import Operation, Value
 from .printer import print_op
@@ -61,6 +62,9 @@ class Plan:
     step_tests: tuple = ()
     #: For a simple plan, `(op, ctx) -> bool` testing every term with the op in a local.
     simple_test: object = None
+    #: `(item, ctx, index) -> Match | None`, the whole plan compiled (`match_compile.py`), or
+    #: None where it has steps the compiler does not translate.
+    compiled_match: object = None
 
 
 def operand_at(op: Operation, node: PatternNode, position: int):
@@ -97,6 +101,7 @@ class RuleMatcher:
         self.value_rules = [r for r in cpass.rules if r.kind == "value"]
         self.backrefs: dict[int, dict[int, list]] = {}
         self.explaining: list | None = None
+        self.records_of, self.records = None, {}
         for rule in cpass.rules:
             refs: dict[int, list] = {}
             by_var = {node.var: node.index for node in rule.nodes}
@@ -179,6 +184,9 @@ class RuleMatcher:
         simple_test = compile_conjunction(checks[0], simple) if simple is not None else None
         plan = Plan(root if root is not None else -1, tuple(steps), checks, tests, simple,
                     step_tests, simple_test)
+        if simple is None:
+            plan = attrs.evolve(plan, compiled_match=compile_plan(
+                rule, plan, self.backrefs[id(rule)], self.index.join_keys))
         self.plans[key] = plan
         return plan
 
@@ -258,6 +266,8 @@ class RuleMatcher:
             if not self.checks_pass(plan, 0, env):
                 return None
             return Match(rule, env, (item,))
+        if plan.compiled_match is not None and COMPILED and self.explaining is None:
+            return plan.compiled_match(item, self.ctx, self.index)
         if rule.kind == "value":
             env = {rule.value_var: item}
         else:
@@ -482,8 +492,11 @@ class RuleMatcher:
             pairs = self.rules_for(item.name)
             attributes = item.attributes
         last = None
+        records = self.records if stats is self.records_of else self.records_for(stats)
         for rule, root, required, plan in pairs:
-            record = stats.rule(rule)
+            record = records.get(id(rule))
+            if record is None:
+                record = records[id(rule)] = stats.rule(rule)
             if rule is not last:
                 record.tried += 1
                 last = rule
@@ -506,6 +519,12 @@ class RuleMatcher:
                 record.matched += 1
                 return found
         return None
+
+    def records_for(self, stats) -> dict:
+        """id(rule) -> `stats`' record of it, filled as rules are tried (the hot loop of
+        `first_at` reads it instead of calling `stats.rule`)."""
+        self.records_of, self.records = stats, {}
+        return self.records
 
     def eval_error(self, rule: CompiledRule, error: EvalError, item) -> RewriteError:
         """A `where` that could not be evaluated, as a RewriteError naming the rule."""

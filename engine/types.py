@@ -51,7 +51,7 @@ def _int_tuple(xs) -> tuple[int, ...]:
 # --------------------------------------------------------------------------------------------
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class ProcessMesh:
     """A logical grid of ranks: ``shape`` (e.g. ``(2, 2)``) over ``process_ids`` in row-major order.
 
@@ -108,7 +108,7 @@ class ProcessMesh:
         return tuple(group)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Shard:
     """Placement: the tensor is split along tensor dimension ``dim`` over this mesh dimension."""
 
@@ -118,7 +118,7 @@ class Shard:
         return f"Shard(dim={self.dim})"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Replicate:
     """Placement: every rank of this mesh dimension holds the whole tensor."""
 
@@ -126,7 +126,7 @@ class Replicate:
         return "Replicate()"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Partial:
     """Placement: each rank of this mesh dimension holds a partial value; the true value is their
     reduction by ``reduce_type`` (``SUM`` by default)."""
@@ -160,7 +160,7 @@ def _partial_tuple(xs) -> tuple[tuple[int, str], ...]:
     return tuple((int(d), str(r)) for d, r in xs)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class TensorDistAttr:
     """How a tensor is laid out over a process mesh.
 
@@ -248,7 +248,7 @@ class TensorDistAttr:
 NULL_DIST = TensorDistAttr(None)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class OperationDistAttr:
     """An op's dist attribute: its mesh, one :class:`TensorDistAttr` per operand and result (a
     vector operand or result holds a tuple of them), and its ``chunk_id`` (-1 = unset).
@@ -273,7 +273,7 @@ def _check_dtype(instance, attribute, value):
         raise ValueError(f"unknown dtype {value!r}")
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class DenseTensorType:
     """``tensor<4x8xf32>``: a shape (``-1`` = dynamic; ``()`` = 0-d) and a dtype name
     (``"float32"``, ``"int64"``, ``"bool"``, ...)."""
@@ -303,7 +303,7 @@ def shard_bounds(global_size: int, parts: int, index: int) -> tuple[int, int]:
     return start, min(start + step, global_size)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class DistTensorType:
     """``pd_dist.tensor<...>``: the global shape and dtype of a distributed tensor and its
     :class:`TensorDistAttr` (not null)."""
@@ -354,14 +354,14 @@ class DistTensorType:
         return DenseTensorType(self.local_shape(rank), self.dtype)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class VectorType:
     """``vec[tensor<...>,tensor<...>]``: the type of a ``builtin.combine`` result."""
 
     items: tuple = attrs.field(converter=tuple)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class NullType:
     """``<<NULL TYPE>>``: the type of a missing value."""
 

@@ -411,7 +411,8 @@ _UNARY = ("pd_op.relu", "pd_op.exp")
 def _rule_text(draw, k: int) -> str:
     """One random rule (named ``r<k>``) from a few templates that cover the engine's actions:
     set / unset attributes (guarded or ping-pong), forward an op's operand, erase a dead op,
-    create an op, fail."""
+    create an op, fail; and its joins: a nested pattern, two patterns sharing a value or an
+    attribute value, a pattern reading another's result."""
     op = draw(st.sampled_from(RULE_OPS))
     unary = draw(st.sampled_from(_UNARY))
     prio = draw(st.integers(0, 3))
@@ -430,6 +431,14 @@ def _rule_text(draw, k: int) -> str:
         f"rewrite {{ n = pd_op.assign(x) {{}} : type(x)  set o.wrapped = true }} }}",
         f"rule r{k} priority {prio} {{ match {{ o = {op} {{{key}: _}} }} "
         f'rewrite {{ fail "r{k} refuses {op}" }} }}',
+        f"rule r{k} priority {prio} {{ match {{ o = {unary}({op}(..)) }} where not has(o.{key}) "
+        f"rewrite {{ set o.{key} = {value} }} }}",
+        f"rule r{k} priority {prio} {{ match {{ p = *  o = {unary}(p) }} "
+        f"where not has(o.{key}) rewrite {{ set o.{key} = index(p) }} }}",
+        f"rule r{k} priority {prio} {{ match {{ o = *(x, ..)  u = {op}(x, ..) }} "
+        f"where not has(u.{key}) rewrite {{ set u.{key} = index(o) }} }}",
+        f"rule r{k} priority {prio} {{ match {{ a = * {{{key}: v}}  b = * {{{key}: v}} }} "
+        f"where index(a) < index(b) rewrite {{ unset b.{key} }} }}",
     ]
     return draw(st.sampled_from(templates))
 
