@@ -24,7 +24,7 @@ import attrs
 from . import rw_ast as A
 from .exprs import (ABSENT, ARITH, BUILTINS, EvalError, _negate, contains, describe, equal,
                     field, iterate, normalize, ORDER)
-from .ir import Operation
+from .ir import Operation, Value
 from .rw_functions import REGISTRY
 
 #: id(node) -> (node, function); the node is kept so that its id is not reused.
@@ -165,7 +165,15 @@ class SourceGen:
         span = self.const(e.span)
         builtin = BUILTINS.get(e.func)
         if builtin is not None:
-            return f"{self.const(builtin)}(ctx, {span}, {', '.join(args)})"
+            call = f"{self.const(builtin)}(ctx, {span}, {{}})"
+            fast = _INLINE.get(e.func) if len(args) == 1 else None
+            if fast is None:
+                return call.format(", ".join(args))
+            # the common case in Python, anything else through the builtin (same answer)
+            t = self.temp()
+            test, value = fast
+            return (f"({value.format(t=t)} if {test.format(t=t, x=args[0])} "
+                    f"else {call.format(t)})")
         return f"_registered(ctx, {e.func!r}, [{', '.join(args)}], {span})"
 
     def x_Quantifier(self, e, scope):
@@ -221,6 +229,19 @@ class SourceGen:
 
     def x_Negate(self, e, scope):
         return f"_negate({self.expr(e.operand, scope)}, {self.const(e.span)})"
+
+
+#: builtin -> (test, value): when `test` holds for the argument (bound to {t}), `value` is what
+#: the builtin returns for it, computed inline; otherwise the builtin is called.
+_INLINE = {
+    "opname": ("type({t} := {x}) is Operation", "{t}.name"),
+    "role": ("type({t} := {x}) is Operation", "{t}.op_role"),
+    "producer": ("(type({t} := {x}) is Value and {t}.owner is not None)", "{t}.owner"),
+    "type": ("type({t} := {x}) is Value", "{t}.type"),
+    "results": ("type({t} := {x}) is Operation", "list({t}.results)"),
+    "prev": ("(type({t} := {x}) is Operation and {t}.prev_op is not None)", "{t}.prev_op"),
+    "next": ("(type({t} := {x}) is Operation and {t}.next_op is not None)", "{t}.next_op"),
+}
 
 
 # ---- helpers the generated code calls (the semantics of exprs.evaluate) ------------------------
@@ -336,7 +357,7 @@ def _arith(op, a, b, span):
 
 #: The names generated code may use besides its constants.
 HELPERS = dict(
-    ABSENT=ABSENT, Operation=Operation, EvalError=EvalError, equal=equal, field=field,
+    ABSENT=ABSENT, Operation=Operation, Value=Value, EvalError=EvalError, equal=equal, field=field,
     iterate=iterate, _negate=_negate, _unbound=_unbound, _result_ref=_result_ref,
     _attribute_field=_attribute_field, _subscript=_subscript, _registered=_registered,
     _any=_any, _all=_all, _first=_first, _order=_order, _in_plain=_in_plain,

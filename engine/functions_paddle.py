@@ -382,11 +382,26 @@ def moved_dist(program: Program, op: Operation, new: ProcessMesh, chunk: int, in
     mesh moved to `mesh`; the op's own mesh becomes `mesh` when either is set.
     Source: Paddle ``_set_process_mesh_and_chunk_id``."""
     d = op.dist_attr
+    # keyed by identity (the objects are kept in the entry, so their ids stay theirs): equal
+    # meshes may differ in dim_names, which equality ignores but the printer shows
+    key = (id(d), id(new), chunk, inputs, outputs)
+    entry = _MOVED_DISTS.get(key)
+    if entry is not None and entry[0] is d and entry[1] is new:
+        return entry[2]
     old = d.mesh
     operands = tuple(move_tensor_attr(x, old, new) for x in d.operands) if inputs else d.operands
     results = tuple(move_tensor_attr(x, old, new) for x in d.results) if outputs else d.results
     mesh = new if (inputs or outputs) else old
-    return OperationDistAttr(mesh, operands, results, chunk)
+    if len(_MOVED_DISTS) > 20_000:
+        _MOVED_DISTS.clear()
+    found = OperationDistAttr(mesh, operands, results, chunk)
+    _MOVED_DISTS[key] = (d, new, found)
+    return found
+
+
+#: moved_dist's answers: the layers of a model share a few dist attributes (frozen objects), each
+#: moved to the same stage meshes.
+_MOVED_DISTS: dict = {}
 
 
 @function("origin_dist", live=True)
@@ -432,15 +447,25 @@ def vpp_start(program: Program, op: Operation, pp: int, vpp: int, seg: str) -> s
             _LAYOUTS[program] = ((pp, vpp, seg), vpp_layout(program, pp, vpp, seg), "")
         except VppLayoutError as error:
             _LAYOUTS[program] = ((pp, vpp, seg), None, str(error))
+        _LAST[0] = _LAST[1] = None  # the kept layout changed
     kept = _LAYOUTS.get(program)
     return kept[2] if kept is not None and kept[0] == (pp, vpp, seg) else ""
 
 
+#: (weak reference to the program, its layout): the rules ask for the placement of ops of one
+#: program many times in a row; a WeakKeyDictionary lookup makes a new weak reference each time.
+_LAST: list = [None, None]
+
+
 def _placement(program, op) -> OpPlacement | None:
-    kept = _LAYOUTS.get(program)
-    if kept is None or kept[1] is None:
-        return None
-    return kept[1].placement(op)
+    last = _LAST[0]
+    if last is not None and last() is program:
+        layout = _LAST[1]
+    else:
+        kept = _LAYOUTS.get(program)
+        layout = kept[1] if kept is not None else None
+        _LAST[0], _LAST[1] = weakref.ref(program), layout
+    return layout.placement(op) if layout is not None else None
 
 
 @function("vpp_chunk", live=True)
@@ -490,7 +515,7 @@ def wanted_type(program: Program, op: Operation, index: int):
         return ""
     if not isinstance(value.type, DistTensorType):
         return ""
-    return attrs.evolve(value.type, dist=entry)
+    return _evolved(value.type, "dist", entry)
 
 
 @function("next_chunk", live=True)
