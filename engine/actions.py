@@ -22,6 +22,9 @@ from .types import DenseTensorType, DistTensorType, NullType, OperationDistAttr,
     VectorType
 
 TYPE_CLASSES = (DenseTensorType, DistTensorType, NullType, VectorType)
+#: Attribute values `attribute_value` returns unchanged (checked by exact type).
+_PLAIN_ATTRIBUTES = frozenset({int, str, bool, float})
+_MISSING = object()
 
 #: Whether `Rewriter.run` uses the compiled form of a rewrite block (actions_compile.py); the
 #: walk below is the reference, kept for tests that compare the two.
@@ -275,13 +278,15 @@ class Rewriter:
             self.set_dist(op, names[1:], value, action.span)
             return
         key = names[0]
-        value = attribute_value(value, action.span)
-        missing = object()
-        old = op.attributes.get(key, missing)
-        if old is missing or old != value or type(old) is not type(value):
+        if type(value) not in _PLAIN_ATTRIBUTES:
+            value = attribute_value(value, action.span)
+        old = op.attributes.get(key, _MISSING)
+        if old is _MISSING or old != value or type(old) is not type(value):
             op.set_attr(key, value)
-            self.outcome.changed = True
-            self.outcome.modified(op)
+            outcome = self.outcome
+            outcome.changed = True
+            outcome.touched[op] = None
+            outcome.reindex[op] = None
 
     def set_dist(self, op: Operation, names: tuple, value, span) -> None:
         """`set o.dist = d`, `set o.dist.chunk_id = k`, `set o.dist.mesh = m`."""
@@ -343,16 +348,22 @@ class Rewriter:
 
     def retype(self, value, action: A.RetypeAction, type_value) -> None:
         """`retype` on the evaluated value and type."""
-        value = as_value(value, action.span)
-        if not isinstance(value, Value):
-            raise EvalError(f"retype takes a value, got {describe(value)}", action.span)
-        new = as_type(type_value, action.type.span)
-        if value.type is not new and value.type != new:
+        if type(value) is not Value:
+            value = as_value(value, action.span)
+            if not isinstance(value, Value):
+                raise EvalError(f"retype takes a value, got {describe(value)}", action.span)
+        new = type_value if type(type_value) in TYPE_CLASSES else as_type(type_value,
+                                                                            action.type.span)
+        old = value.type
+        if old is not new and old != new:
             value.set_type(new)  # journaled, kwargs included
-            self.outcome.changed = True
-            self.outcome.touch(value.owner)
-            for user in value.users():
-                self.outcome.touch(user)
+            outcome = self.outcome
+            outcome.changed = True
+            touched = outcome.touched
+            if value.owner is not None:
+                touched[value.owner] = None
+            for use in value._uses:  # the readers (the driver orders what it revisits)
+                touched[use.op] = None
 
     def do_ForAction(self, action: A.ForAction, env: dict) -> None:
         """`for x in xs [where e] { ... }` over a snapshot of the list."""

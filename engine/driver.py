@@ -125,6 +125,7 @@ class Driver:
         self.rule_info: dict[int, tuple] = {}
         # The ops of the latest applications, to name them if the pass does not converge.
         self.recent: collections.deque = collections.deque(maxlen=2 * STATE_WINDOW)
+        self.functions_ready = False
 
     def index_size(self) -> int:
         """Ops in the program (nested included)."""
@@ -218,8 +219,15 @@ class Driver:
             info = self.rule_info[id(rule)] = (rule.name, rule.file, rule.line,
                                                self.stats.rule(rule))
         name, file, line, record = info
-        before = self.positions(found.ops)
-        self.ctx.functions.before_change()
+        ops = found.ops
+        before = tuple([(-1, op.name) for op in ops]) if not self.trace_positions \
+            else self.positions(ops)
+        if not self.functions_ready:
+            functions = self.ctx.functions
+            functions.before_change()
+            # once the tables are made and the copy taken (if any), before_change does nothing
+            self.functions_ready = len(functions.tables) >= len(functions.prepared_names) and (
+                not functions.needs_copy or functions.copy is not None)
         outcome = Rewriter(found, self.ctx, self.pass_name).run()
         self.ctx.version += 1
         if not outcome.changed:
@@ -241,8 +249,9 @@ class Driver:
                 op for op in outcome.created if alive(op, program))})
         if len(after_ops) > 1:
             after_ops.sort(key=Operation.position_key)
-        self.trace.append(Application(self.pass_name, name, file, line, before,
-                                      self.positions(after_ops)))
+        after = tuple([(-1, op.name) for op in after_ops]) if not self.trace_positions \
+            else self.positions(after_ops)
+        self.trace.append(Application(self.pass_name, name, file, line, before, after))
         refresh = self.index.refresh
         for op in outcome.reindex:
             refresh(op, op.block is not None and op.block.program is program)

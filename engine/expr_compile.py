@@ -25,7 +25,7 @@ from . import rw_ast as A
 from .exprs import (ABSENT, ARITH, BUILTINS, EvalError, _negate, contains, describe, equal,
                     field, iterate, normalize, ORDER)
 from .ir import Operation, Value
-from .rw_functions import REGISTRY
+from .rw_functions import _FAILURES, REGISTRY
 
 #: id(node) -> (node, function); the node is kept so that its id is not reused.
 _CACHE: dict[int, tuple] = {}
@@ -174,6 +174,11 @@ class SourceGen:
             test, value = fast
             return (f"({value.format(t=t)} if {test.format(t=t, x=args[0])} "
                     f"else {call.format(t)})")
+        registered = REGISTRY.get(e.func)
+        if registered is not None and registered.live:
+            # the function as registered now; `_live` checks it still is at every call
+            return (f"_live({self.const(registered)}, ctx, {e.func!r}, {span}"
+                    + "".join(f", {a}" for a in args) + ")")
         return f"_registered(ctx, {e.func!r}, [{', '.join(args)}], {span})"
 
     def x_Quantifier(self, e, scope):
@@ -306,6 +311,19 @@ def _registered(ctx, func, values, span):
     raise EvalError(f"unknown function {func!r}", span)
 
 
+def _live(registered, ctx, func, span, *values):
+    """`FunctionCalls.call` of a live function, without its dispatch: the function is the one
+    registered under `func` when the expression was compiled (else the general path)."""
+    functions = ctx.functions
+    if functions is None or REGISTRY.get(func) is not registered:
+        return _registered(ctx, func, list(values), span)
+    try:
+        result = registered.fn(functions.program, *values)
+    except _FAILURES as error:
+        raise EvalError(f"{func}() failed: {type(error).__name__}: {error}", span) from None
+    return ABSENT if result is None else result
+
+
 def _any(seq, span, body):
     for item in iterate(seq, span):
         if body(item):
@@ -360,6 +378,7 @@ HELPERS = dict(
     ABSENT=ABSENT, Operation=Operation, Value=Value, EvalError=EvalError, equal=equal, field=field,
     iterate=iterate, _negate=_negate, _unbound=_unbound, _result_ref=_result_ref,
     _attribute_field=_attribute_field, _subscript=_subscript, _registered=_registered,
+    _live=_live,
     _any=_any, _all=_all, _first=_first, _order=_order, _in_plain=_in_plain,
     _contains_rl=contains, _arith=_arith,
 )

@@ -78,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "dist_to_dense)")
     p.set_defaults(func=cmd_verify)
 
+    _register_optional_commands()
     for register in COMMANDS.values():
         register(sub)
     return parser
@@ -92,7 +93,6 @@ def _register_optional_commands() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (also used by ``python -m rulepass``)."""
-    _register_optional_commands()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

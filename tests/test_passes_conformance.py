@@ -21,14 +21,9 @@ import pytest
 DATA = Path(__file__).parent / "data" / "paddle"
 RULES = Path(__file__).parent.parent / "rules"  # paddle.rw includes every pass tested here
 
-try:
-    from rulepass.engine.api import load_rules
-    from rulepass.engine.pir_parse import parse_program
-    from rulepass.engine.printer import print_program
-except ImportError as error:  # the rule engine is not there yet
-    ENGINE_MISSING = f"the rule engine is not importable: {error}"
-else:
-    ENGINE_MISSING = None
+from rulepass.engine.api import load_rules
+from rulepass.engine.pir_parse import parse_program
+from rulepass.engine.printer import print_program
 
 #: pass -> (stage before it, stage after it), as tools/capture_paddle.py names the files.
 PAIRS = {
@@ -78,8 +73,6 @@ def groups_of(rank_dir: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def rules():
-    if ENGINE_MISSING:
-        pytest.skip(ENGINE_MISSING)
     return load_rules([RULES / "paddle.rw"])
 
 
@@ -117,16 +110,6 @@ def test_pass_twice_equals_once(rules, name, rank_dir, before, after):
     assert twice == once, f"{name} changed its own output:\n" + first_difference(once, twice)
 
 
-def cli_has_rewrite() -> bool:
-    from rulepass.cli import build_parser
-
-    try:
-        build_parser().parse_args(["rewrite", "x.pir", "--pass", "grad_chunk"])
-    except SystemExit:
-        return False
-    return True
-
-
 def one_pair_per_pass() -> list:
     seen, cases = set(), []
     for case in captured_pairs():
@@ -143,10 +126,6 @@ def test_command_line_reproduces_paddle(name, rank_dir, before, after, tmp_path)
     import subprocess
     import sys
 
-    if ENGINE_MISSING:
-        pytest.skip(ENGINE_MISSING)
-    if not cli_has_rewrite():
-        pytest.skip("the command line has no `rewrite` command yet")
     out = tmp_path / "out.pir"
     args = [sys.executable, "-m", "rulepass", "rewrite", str(before), "--pass", name, "-o", str(out)]
     for key, value in pass_params(name, rank_dir).items():
