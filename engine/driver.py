@@ -114,6 +114,7 @@ class Driver:
         join_keys = {attr.key for rule in cpass.rules for node in rule.nodes
                      for attr in node.attrs if hasattr(attr.value, "name")}
         self.index = ProgramIndex(program, join_keys)
+        self.ctx.join_keys = frozenset(join_keys)
         self.matcher = RuleMatcher(cpass, self.ctx, self.index)
         self.size = max(1, self.index_size())
         self.budget = BUDGET_PER_OP * self.size + BUDGET_BASE
@@ -129,7 +130,7 @@ class Driver:
 
     def index_size(self) -> int:
         """Ops in the program (nested included)."""
-        return len(self.index.filed)
+        return sum(1 for _ in self.program.walk())
 
     # ---- strategies ---------------------------------------------------------------------------
     def run(self) -> None:
@@ -239,7 +240,8 @@ class Driver:
                 rule=rule.name, pass_name=self.cpass.name)
         record.applied += 1
         self.applied += 1
-        self.recent.append((name, found.ops))
+        if revisit:  # a sweep cannot cycle: nothing to name in a "did not converge" error
+            self.recent.append((name, ops))
         program = self.program
         # alive(), inline: this runs once per application
         after_ops = [op for op in found.ops

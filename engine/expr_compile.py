@@ -18,6 +18,7 @@ rule's `where` terms are compiled the first time they are tested and never again
 from __future__ import annotations
 
 import itertools
+import keyword
 
 import attrs
 
@@ -151,8 +152,16 @@ class SourceGen:
             return (f"(({t}.dist_attr if {t}.dist_attr is not None else ABSENT) "
                     f"if type({t} := {base}) is Operation "
                     f"else field({t}, 'dist', ctx, {self.const(e.span)}))")
+        general = f"_attribute_field({t}, {e.name!r}, ctx, {self.const(e.span)})"
+        classes = _classes_with_field(e.name)
+        if classes and e.name.isidentifier() and not keyword.iskeyword(e.name):
+            # a plain field of one of the engine's frozen classes (a mesh, a dist attribute,
+            # a type), read directly: what _attribute_field does for them
+            v = self.temp()
+            general = (f"(({v} if ({v} := {t}.{e.name}) is not None else ABSENT) "
+                       f"if type({t}) in {self.const(classes)} else {general})")
         return (f"({t}.attributes.get({e.name!r}, ABSENT) if type({t} := {base}) is Operation "
-                f"else _attribute_field({t}, {e.name!r}, ctx, {self.const(e.span)}))")
+                f"else {general})")
 
     def x_Subscript(self, e, scope):
         return (f"_subscript({self.expr(e.base, scope)}, {self.expr(e.index, scope)}, "
@@ -200,10 +209,15 @@ class SourceGen:
 
     def x_Compare(self, e, scope):
         left, right = self.expr(e.left, scope), self.expr(e.right, scope)
-        if e.op == "==":
-            return f"equal({left}, {right})"
-        if e.op == "!=":
-            return f"(not equal({left}, {right}))"
+        if e.op in ("==", "!="):
+            test = f"equal({left}, {right})"
+            literal = e.right.value if isinstance(e.right, A.Literal) else None
+            if type(literal) in (int, str):
+                # against an int or string literal: a value of the same type compares with ==
+                t = self.temp()
+                test = (f"(({t} == {right}) if type({t} := {left}) is {type(literal).__name__} "
+                        f"else equal({t}, {right}))")
+            return test if e.op == "==" else f"(not {test})"
         return f"_order({e.op!r}, {left}, {right}, {self.const(e.span)})"
 
     def _membership(self, e, scope):
@@ -269,6 +283,21 @@ def _result_ref(op, name, index, span):
 
 #: type -> the names of its attrs fields (read directly; anything else goes through `field`).
 _PLAIN_FIELDS: dict = {}
+#: field name -> the engine's value classes having it as a plain field (`_classes_with_field`).
+_WITH_FIELD: dict = {}
+
+
+def _classes_with_field(name: str) -> frozenset:
+    """The frozen classes of engine.types and engine.attributes with a plain field `name`
+    (whose values are data, never callables)."""
+    found = _WITH_FIELD.get(name)
+    if found is None:
+        from . import attributes, types
+
+        classes = [c for module in (types, attributes) for c in vars(module).values()
+                   if isinstance(c, type) and c.__module__ == module.__name__ and attrs.has(c)]
+        found = _WITH_FIELD[name] = frozenset(c for c in classes if name in _plain_fields(c))
+    return found
 
 
 def _plain_fields(kind) -> frozenset:

@@ -31,18 +31,24 @@ from .rw_index import ProgramIndex, hashable
 COMPILED = True
 
 
-@attrs.frozen
 class Match:
-    """A match: the rule, the variables bound (`env`) and the matched ops in program order."""
+    """A match: the rule, the variables bound (`env`) and the matched ops in program order.
+    (A plain slotted class: one is made at every match; treat it as read-only.)"""
 
-    rule: CompiledRule
-    env: dict
-    ops: tuple
+    __slots__ = ("rule", "env", "ops")
+
+    def __init__(self, rule: CompiledRule, env: dict, ops: tuple):
+        self.rule = rule
+        self.env = env
+        self.ops = ops
 
     @property
     def anchor(self) -> Operation | None:
         """The latest matched op in program order (new ops go right before it)."""
         return self.ops[-1] if self.ops else None
+
+    def __repr__(self) -> str:
+        return f"Match({self.rule.name}, {sorted(self.env)}, {[op.name for op in self.ops]})"
 
 
 @attrs.frozen
@@ -493,6 +499,8 @@ class RuleMatcher:
             attributes = item.attributes
         last = None
         records = self.records if stats is self.records_of else self.records_for(stats)
+        fast = COMPILED and self.explaining is None
+        ctx = self.ctx
         for rule, root, required, plan in pairs:
             record = records.get(id(rule))
             if record is None:
@@ -511,7 +519,12 @@ class RuleMatcher:
                     continue
             start = perf_counter()
             try:
-                found = self.attempt(rule, root, item, plan)
+                if fast and plan is not None and plan.simple_test is not None:
+                    # attempt()'s first case, without the call
+                    found = Match(rule, {plan.simple: item}, (item,)) \
+                        if plan.simple_test(item, ctx) else None
+                else:
+                    found = self.attempt(rule, root, item, plan)
             except EvalError as error:
                 raise self.eval_error(rule, error, item) from None
             record.seconds += perf_counter() - start

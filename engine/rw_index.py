@@ -25,26 +25,40 @@ def hashable(value):
 class ProgramIndex:
     """Ops by name, and by (attribute key, value) for the keys rules join on. Kept current by
     `refresh` after each rewrite; lists come back in program order (shared: callers must not
-    change them)."""
+    change them). Built at the first `lookup` or `named`: a pass whose rules never ask (one
+    pattern each, rooted at the op visited) pays nothing for it."""
 
     def __init__(self, program, join_keys):
         self.program = program
         self.join_keys = tuple(sorted(join_keys))
         self.buckets: dict[tuple, dict] = {}
-        self.filed: dict[Operation, list] = {}
+        self.filed: dict[Operation, tuple] = {}
         # Sorted lists handed out, until their bucket changes (the matcher asks again and
         # again for the same key while nothing is filed there).
         self.ordered: dict[tuple, list] = {}
         self.ordered_names: dict[tuple, list] = {}
-        for op in program.walk():
-            self.file(op)
+        self.built = False
+        # op name -> its keys when it has no join attribute (shared tuples, not one per op)
+        self._name_keys: dict[str, tuple] = {}
 
-    def keys_of(self, op: Operation) -> list:
+    def build(self) -> None:
+        """File every op of the program (once)."""
+        if not self.built:
+            self.built = True
+            for op in self.program.walk():
+                self.file(op)
+
+    def keys_of(self, op: Operation) -> tuple:
         """The index keys `op` is filed under."""
-        keys = [("name", op.name)]
-        for key in self.join_keys:
-            if key in op.attributes:
-                keys.append(("attr", key, hashable(op.attributes[key])))
+        keys = self._name_keys.get(op.name)
+        if keys is None:
+            keys = self._name_keys[op.name] = (("name", op.name),)
+        if self.join_keys:
+            attributes = op.attributes
+            extra = tuple(("attr", key, hashable(attributes[key])) for key in self.join_keys
+                          if key in attributes)
+            if extra:
+                keys = keys + extra
         return keys
 
     def file(self, op: Operation) -> None:
@@ -84,6 +98,8 @@ class ProgramIndex:
 
     def refresh(self, op: Operation, alive: bool) -> None:
         """Re-file `op` after a change, or drop it (and its nested ops) when erased."""
+        if not self.built:
+            return  # built from the program as it is, when first asked
         if alive:
             if not op.regions and self.filed.get(op) == self.keys_of(op):
                 return  # filed under the same keys already (most attribute changes)
@@ -97,6 +113,8 @@ class ProgramIndex:
 
     def lookup(self, key: tuple) -> list[Operation]:
         """The ops under `key`, in program order."""
+        if not self.built:
+            self.build()
         found = self.ordered.get(key)
         if found is None:
             bucket = self.buckets.get(key)
@@ -107,6 +125,8 @@ class ProgramIndex:
 
     def named(self, names) -> list[Operation]:
         """Ops with one of `names` (every op when `names` is None), in program order."""
+        if not self.built:
+            self.build()
         if names is None:
             return list(self.program.walk())
         key = tuple(sorted(names))
