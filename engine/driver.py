@@ -243,16 +243,18 @@ class Driver:
         if revisit:  # a sweep cannot cycle: nothing to name in a "did not converge" error
             self.recent.append((name, ops))
         program = self.program
-        # alive(), inline: this runs once per application
-        after_ops = [op for op in found.ops
-                     if op.block is not None and op.block.program is program]
-        if outcome.created:
-            after_ops = list({**dict.fromkeys(after_ops), **dict.fromkeys(
-                op for op in outcome.created if alive(op, program))})
-        if len(after_ops) > 1:
-            after_ops.sort(key=Operation.position_key)
-        after = tuple([(-1, op.name) for op in after_ops]) if not self.trace_positions \
-            else self.positions(after_ops)
+        if len(ops) == 1 and not outcome.created and not self.trace_positions:
+            # the common case: one op matched, nothing made (alive(), inline)
+            block = ops[0].block
+            after = before if block is not None and block.program is program else ()
+        else:
+            after_ops = [op for op in ops if alive(op, program)]
+            if outcome.created:
+                after_ops = list({**dict.fromkeys(after_ops), **dict.fromkeys(
+                    op for op in outcome.created if alive(op, program))})
+            if len(after_ops) > 1:
+                after_ops.sort(key=Operation.position_key)
+            after = self.positions(after_ops)
         self.trace.append(Application(self.pass_name, name, file, line, before, after))
         refresh = self.index.refresh
         for op in outcome.reindex:

@@ -260,6 +260,10 @@ _INLINE = {
     "results": ("type({t} := {x}) is Operation", "list({t}.results)"),
     "prev": ("(type({t} := {x}) is Operation and {t}.prev_op is not None)", "{t}.prev_op"),
     "next": ("(type({t} := {x}) is Operation and {t}.next_op is not None)", "{t}.next_op"),
+    "operands": ("type({t} := {x}) is Operation",
+                 "[_v if _v is not None else ABSENT for _v in {t}.operands]"),
+    "len": ("type({t} := {x}) in (list, tuple, str)", "len({t})"),
+    "range": ("type({t} := {x}) is int", "list(range({t}))"),
 }
 
 
