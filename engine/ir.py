@@ -23,6 +23,9 @@ from typing import Iterator
 
 from .types import NULL_TYPE, OperationDistAttr
 
+#: "No attribute" (distinct from any value an attribute may hold).
+_MISSING = object()
+
 _GAP = 1 << 20
 
 
@@ -89,7 +92,7 @@ class Value:
     def set_type(self, t) -> None:
         """Change this value's type (``retype``); journaled."""
         old = self.type
-        if old == t:
+        if old is t or old == t:
             return
         self.type = t
         prog = self._program()
@@ -99,7 +102,9 @@ class Value:
     def _program(self) -> "Program | None":
         if self.owner is not None:
             b = self.owner.block
-            return b.program if b is not None else None
+            if b is None:
+                return None
+            return b._program if b._program is not None else b.program  # top block: direct
         return self._kw_program
 
     def __repr__(self) -> str:
@@ -220,14 +225,13 @@ class Operation:
 
     def set_attr(self, key: str, value) -> None:
         """Set attribute ``key`` (``op_dist_attr`` is :meth:`set_dist_attr`); journaled."""
-        missing = object()
-        old = self.attributes.get(key, missing)
-        if old is not missing and old == value and type(old) is type(value):
+        old = self.attributes.get(key, _MISSING)
+        if old is not _MISSING and old == value and type(old) is type(value):
             return
         self.attributes[key] = value
         prog = self.program
         if prog is not None:
-            if old is missing:
+            if old is _MISSING:
                 prog._record(lambda: self.attributes.pop(key, None))
             else:
                 prog._record(lambda: self.attributes.__setitem__(key, old))
@@ -267,7 +271,9 @@ class Operation:
     def program(self) -> "Program | None":
         """The program this op belongs to, or ``None`` when detached."""
         b = self.block
-        return b.program if b is not None else None
+        if b is None:
+            return None
+        return b._program if b._program is not None else b.program  # a top block: direct
 
     @property
     def next_op(self) -> "Operation | None":

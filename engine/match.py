@@ -108,6 +108,7 @@ class RuleMatcher:
         self.backrefs: dict[int, dict[int, list]] = {}
         self.explaining: list | None = None
         self.records_of, self.records = None, {}
+        self.entries_by_name: dict[str, list] = {}
         for rule in cpass.rules:
             refs: dict[int, list] = {}
             by_var = {node.var: node.index for node in rule.nodes}
@@ -493,18 +494,18 @@ class RuleMatcher:
         """The first match of any rule at `item` (an op or a value), trying rules by priority."""
         if isinstance(item, Value):
             pairs = [(rule, None, (), None) for rule in self.value_rules]
-            attributes = None
-        else:
-            pairs = self.rules_for(item.name)
-            attributes = item.attributes
+            return self._first_of(pairs, item, None, stats)
+        if stats is not self.records_of:
+            self.records_for(stats)
+        entries = self.entries_by_name.get(item.name)
+        if entries is None:
+            entries = self.entries_by_name[item.name] = self.entries(item.name)
+        if not COMPILED or self.explaining is not None:
+            return self._first_of(self.rules_for(item.name), item, item.attributes, stats)
+        attributes = item.attributes
+        ctx, index = self.ctx, self.index
         last = None
-        records = self.records if stats is self.records_of else self.records_for(stats)
-        fast = COMPILED and self.explaining is None
-        ctx = self.ctx
-        for rule, root, required, plan in pairs:
-            record = records.get(id(rule))
-            if record is None:
-                record = records[id(rule)] = stats.rule(rule)
+        for rule, record, required, root, plan, simple_test, var, compiled_match in entries:
             if rule is not last:
                 record.tried += 1
                 last = rule
@@ -519,12 +520,55 @@ class RuleMatcher:
                     continue
             start = perf_counter()
             try:
-                if fast and plan is not None and plan.simple_test is not None:
-                    # attempt()'s first case, without the call
-                    found = Match(rule, {plan.simple: item}, (item,)) \
-                        if plan.simple_test(item, ctx) else None
+                if simple_test is not None:  # attempt()'s first case, inline
+                    found = Match(rule, {var: item}, (item,)) if simple_test(item, ctx) else None
+                elif compiled_match is not None:
+                    found = compiled_match(item, ctx, index)
                 else:
                     found = self.attempt(rule, root, item, plan)
+            except EvalError as error:
+                raise self.eval_error(rule, error, item) from None
+            record.seconds += perf_counter() - start
+            if found is not None:
+                record.matched += 1
+                return found
+        return None
+
+    def entries(self, name: str) -> list:
+        """`rules_for(name)` with what `first_at` reads of each pair taken out once: (rule,
+        its stats record, required attributes, root, plan, the simple plan's test and variable,
+        the compiled plan)."""
+        found = []
+        for rule, root, required, plan in self.rules_for(name):
+            record = self.records.get(id(rule))
+            if record is None:
+                record = self.records[id(rule)] = self.records_of.rule(rule)
+            found.append((rule, record, required, root, plan, plan.simple_test, plan.simple,
+                          plan.compiled_match))
+        return found
+
+    def _first_of(self, pairs, item, attributes, stats) -> Match | None:
+        """`first_at` over `pairs` through `attempt` (values, explain mode, the reference)."""
+        last = None
+        records = self.records if stats is self.records_of else self.records_for(stats)
+        for rule, root, required, plan in pairs:
+            record = records.get(id(rule))
+            if record is None:
+                record = records[id(rule)] = stats.rule(rule)
+            if rule is not last:
+                record.tried += 1
+                last = rule
+            if required:
+                for key in required:
+                    if key not in attributes:
+                        break
+                else:
+                    required = ()
+                if required:
+                    continue
+            start = perf_counter()
+            try:
+                found = self.attempt(rule, root, item, plan)
             except EvalError as error:
                 raise self.eval_error(rule, error, item) from None
             record.seconds += perf_counter() - start
@@ -537,6 +581,7 @@ class RuleMatcher:
         """id(rule) -> `stats`' record of it, filled as rules are tried (the hot loop of
         `first_at` reads it instead of calling `stats.rule`)."""
         self.records_of, self.records = stats, {}
+        self.entries_by_name = {}
         return self.records
 
     def eval_error(self, rule: CompiledRule, error: EvalError, item) -> RewriteError:

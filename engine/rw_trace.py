@@ -86,9 +86,11 @@ class PassStats:
         return "\n".join(lines)
 
 
-@attrs.frozen
+@attrs.define(hash=True)
 class Application:
-    """One rule application: pass, rule, where the rule is, ops before and after."""
+    """One rule application: pass, rule, where the rule is, ops before and after. (Read-only by
+    convention: not frozen, because one is made at every application and a frozen class takes
+    three times as long to make.)"""
 
     pass_name: str
     rule: str
