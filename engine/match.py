@@ -6,6 +6,10 @@ other patterns are reached from bound ones — the producer of an operand, the u
 ops with the same attribute value (`ProgramIndex`) — and only unconnected ones are scanned. Each
 `where` term is tested as soon as its variables are bound. The same code, in explain mode, records
 the first constraint that failed.
+
+Outside explain mode a plan runs compiled (`match_compile.py`: the patterns as nested loops, the
+`where` terms inlined; a one-pattern plan as one test of its op), with the walk below as the
+reference the tests compare it with (`COMPILED = False` selects the walk).
 """
 
 from __future__ import annotations
@@ -55,7 +59,8 @@ class Match:
 class Plan:
     """How to match a rule from one root: `steps` ("node", i) / ("region",) / ("inside",) /
     ("value",) in order, and the `where` terms to test after each step (`checks`: the terms;
-    `tests`: (term, compiled closure) pairs, what the matcher runs)."""
+    `tests`: (term, compiled function) pairs, what the reference walk and explain mode run; the
+    compiled forms below are what matching runs otherwise)."""
 
     root: int
     steps: tuple
