@@ -24,7 +24,7 @@ import attrs
 
 from . import rw_ast as A
 from .exprs import (ABSENT, ARITH, BUILTINS, EvalError, _negate, contains, describe, equal,
-                    field, iterate, normalize, ORDER)
+                    evaluate, field, iterate, normalize, ORDER)
 from .ir import Operation, Value
 from .rw_functions import _FAILURES, REGISTRY
 
@@ -55,22 +55,19 @@ def compile_expression(expr):
     gen = SourceGen()
     try:
         body = gen.expr(expr, {})
-    except _Unsupported as error:
-        message, span = str(error), getattr(expr, "span", None)
-
-        def fail(env, ctx):
-            raise EvalError(message, span)
-        return fail
-    spans = gen.const(gen.var_spans)
-    source = (f"def _expression(env, ctx):\n"
-              f"    try:\n"
-              f"        return {body}\n"
-              f"    except KeyError as error:\n"
-              f"        unbound = _unbound(error, env, {spans})\n"
-              f"        if unbound is None:\n"
-              f"            raise\n"
-              f"        raise unbound from None\n")
-    return gen.function(source, "_expression")
+        spans = gen.const(gen.var_spans)
+        source = (f"def _expression(env, ctx):\n"
+                  f"    try:\n"
+                  f"        return {body}\n"
+                  f"    except KeyError as error:\n"
+                  f"        unbound = _unbound(error, env, {spans})\n"
+                  f"        if unbound is None:\n"
+                  f"            raise\n"
+                  f"        raise unbound from None\n")
+        return gen.function(source, "_expression")
+    except _Unsupported:
+        # evaluate reports what it cannot evaluate itself, with the node's span
+        return lambda env, ctx: evaluate(expr, env, ctx)
 
 
 class _Unsupported(Exception):
@@ -106,8 +103,13 @@ class SourceGen:
         return f"t{next(self._ids)}"
 
     def function(self, source: str, name: str):
-        """Compile `source` (defining function `name`) with this generator's globals."""
-        code = compile(source, f"<rule expression {name}>", "exec")
+        """Compile `source` (defining function `name`) with this generator's globals; raises
+        _Unsupported when Python refuses it (an expression nested deeper than its parser
+        allows), so that the caller falls back to the reference walk."""
+        try:
+            code = compile(source, f"<rule expression {name}>", "exec")
+        except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError) as error:
+            raise _Unsupported(f"Python cannot compile the translation: {error}") from None
         namespace = dict(self.globals)
         exec(code, namespace)  # noqa: S102 - text generated here from a checked rule AST
         return namespace[name]
@@ -430,7 +432,8 @@ class _ScopedGen(SourceGen):
 def compile_conjunction(terms: tuple, var: str | None = None):
     """One function testing `terms` in order as the matcher does (`bool` of each, stopping at
     the first false one): `(env, ctx) -> bool`, or, with `var`, `(item, ctx) -> bool` where
-    the terms read no variable but `var`, bound to `item` (None when they read another)."""
+    the terms read no variable but `var`, bound to `item` (None when they read another, or
+    cannot be translated; without `var` such terms are tested one by one)."""
     if var is None:
         gen = SourceGen()
         scope: dict = {}
@@ -441,18 +444,24 @@ def compile_conjunction(terms: tuple, var: str | None = None):
         head = "def _test(item, ctx):"
     try:
         parts = [f"bool({gen.expr(term, scope)})" for term in terms]
+        body = " and ".join(parts) if parts else "True"
+        if var is not None:
+            return gen.function(f"{head}\n    return {body}\n", "_test")
+        spans = gen.const(gen.var_spans)
+        source = (f"{head}\n"
+                  f"    try:\n"
+                  f"        return {body}\n"
+                  f"    except KeyError as error:\n"
+                  f"        unbound = _unbound(error, env, {spans})\n"
+                  f"        if unbound is None:\n"
+                  f"            raise\n"
+                  f"        raise unbound from None\n")
+        return gen.function(source, "_test")
     except _Unsupported:
-        return None
-    body = " and ".join(parts) if parts else "True"
-    if var is not None:
-        return gen.function(f"{head}\n    return {body}\n", "_test")
-    spans = gen.const(gen.var_spans)
-    source = (f"{head}\n"
-              f"    try:\n"
-              f"        return {body}\n"
-              f"    except KeyError as error:\n"
-              f"        unbound = _unbound(error, env, {spans})\n"
-              f"        if unbound is None:\n"
-              f"            raise\n"
-              f"        raise unbound from None\n")
-    return gen.function(source, "_test")
+        if var is not None:
+            return None
+        tests = tuple(compiled(term) for term in terms)  # term by term, as the walk does
+
+        def term_by_term(env, ctx):
+            return all(test(env, ctx) for test in tests)
+        return term_by_term

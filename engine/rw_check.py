@@ -100,6 +100,11 @@ def free_vars(expr) -> set[str]:
     return out
 
 
+#: How deep an expression may nest. The engine evaluates expressions recursively (the reference
+#: walk) or as Python source (compiled), and both have limits far above anything a rule needs.
+MAX_EXPRESSION_DEPTH = 100
+
+
 def children(node) -> list:
     """Sub-expressions of an expression node."""
     if isinstance(node, (A.OrOp, A.AndOp, A.Compare, A.InOp, A.NotInOp, A.CoalesceOp, A.Arith)):
@@ -191,10 +196,15 @@ class PassChecker:
                              "test `k` in `where`")
 
     def check_expr(self, expr, scope: dict) -> None:
-        """Variables bound, params declared, functions known with the right arity."""
-        stack = [(expr, scope)]
+        """Variables bound, params declared, functions known with the right arity, nesting at
+        most MAX_EXPRESSION_DEPTH deep."""
+        stack = [(expr, scope, 1)]
         while stack:
-            node, current = stack.pop()
+            node, current, depth = stack.pop()
+            if depth > MAX_EXPRESSION_DEPTH:
+                raise self.error(node.span, f"expression nested more than "
+                                 f"{MAX_EXPRESSION_DEPTH} deep; split it over several "
+                                 "terms or rules")
             if isinstance(node, A.Var):
                 if node.name not in current:
                     bound = ", ".join(sorted(k for k in current if not k.startswith("%")))
@@ -210,13 +220,13 @@ class PassChecker:
                     raise self.error(node.span, f"unknown param ${node.name} of pass "
                                      f"{self.decl.name!r} (declared: {declared})")
             elif isinstance(node, A.Quantifier):
-                stack.append((node.seq, current))
-                stack.append((node.body, {**current, node.var: "any"}))
+                stack.append((node.seq, current, depth + 1))
+                stack.append((node.body, {**current, node.var: "any"}, depth + 1))
                 continue
             elif isinstance(node, A.Call):
                 self.check_call(node)
             for child in children(node):
-                stack.append((child, current))
+                stack.append((child, current, depth + 1))
 
     def check_call(self, call: A.Call) -> None:
         """Known function, right number of arguments."""

@@ -13,7 +13,8 @@ import importlib.resources
 import textwrap
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken,
+                             VisitError)
 
 from . import rw_ast as A
 from .errors import RuleSyntaxError
@@ -415,9 +416,15 @@ def parse_rules(text: str, filename: str | None = None) -> A.Module:
     parser = rule_parser()
     try:
         tree = parser.parse(text)
+        return RuleTreeBuilder(filename).transform(tree)
     except UnexpectedInput as error:
         raise syntax_error(error, text, filename) from None
-    return RuleTreeBuilder(filename).transform(tree)
+    except (RecursionError, VisitError) as error:
+        if isinstance(error, VisitError) and not isinstance(error.orig_exc, RecursionError):
+            raise
+        # lark builds and transforms the tree recursively: a file nested thousands deep
+        raise RuleSyntaxError("the rules nest too deeply to parse (an expression nested "
+                              "hundreds of levels deep?)", filename) from None
 
 
 def syntax_error(error: UnexpectedInput, text: str, filename: str | None) -> RuleSyntaxError:

@@ -115,3 +115,39 @@ def test_scoping_of_bindings(monkeypatch, rewrite, expected):
     assert fast == reference
     assert reference[2] is None, reference[2]
     assert expected in reference[0]
+
+
+DEEP_PROGRAM = ("{\n    (%0) = \"pd_op.data\" () {name:\"x\",shape:[4]} : () -> tensor<4xf32>\n"
+                "    (%1) = \"pd_op.relu\" (%0) {} : (tensor<4xf32>) -> tensor<4xf32>\n}\n")
+
+
+def test_an_expression_python_cannot_compile_falls_back_to_the_walk(monkeypatch):
+    """80 nested producer() calls are within the language's depth limit, but their Python
+    translation nests deeper than Python's parser allows (200 parentheses): the engine evaluates
+    them by the walk instead."""
+    from rulepass.engine import expr_compile
+
+    chain = "producer(" * 80 + "o" + ")" * 80
+    rules = load_rules_text(
+        f"pass p sweep {{ rule r {{ match {{ o = pd_op.relu }} where not has(o.seen) "
+        f"and opname({chain}) == \"pd_op.relu\" rewrite {{ set o.seen = 1 }} }} }}\n", "p.rw")
+    term = rules.find_pass("p").rules[0].decl.where.right
+    with pytest.raises(expr_compile._Unsupported):
+        gen = expr_compile.SourceGen()
+        gen.function(f"def f(env, ctx):\n    return {gen.expr(term, {})}\n", "f")
+    reference, fast = both_ways(monkeypatch, lambda: outcome(rules, "p", DEEP_PROGRAM))
+    assert fast == reference and reference[2] is None
+    assert "seen:1" in reference[0]
+
+
+def test_expressions_nest_at_most_100_deep():
+    from rulepass.engine.errors import RuleCompileError, RuleSyntaxError
+
+    chain = " ?? ".join(["o.nothing"] * 120) + " ?? 1"
+    with pytest.raises(RuleCompileError, match=r"deep\.rw:1:\d+: .*nested more than 100 deep"):
+        load_rules_text(f"pass p {{ rule r {{ match {{ o = pd_op.relu }} where ({chain}) == 2 "
+                        "rewrite { set o.seen = 1 } } }\n", "deep.rw")
+    chain = " ?? ".join(["o.nothing"] * 3000) + " ?? 1"
+    with pytest.raises(RuleSyntaxError, match="nest too deeply"):
+        load_rules_text(f"pass p {{ rule r {{ match {{ o = pd_op.relu }} where ({chain}) == 2 "
+                        "rewrite { set o.seen = 1 } } }\n", "deep.rw")
