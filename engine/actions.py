@@ -15,6 +15,7 @@ from .errors import RewriteError
 from .actions_compile import compiled_rewrite
 from .expr_compile import compiled
 from .exprs import ABSENT, Context, EvalError, as_value, describe, iterate
+from .attributes import Place, Symbol
 from .ir import Operation, Value
 from .match import Match
 from .printer import print_op
@@ -22,6 +23,8 @@ from .types import DenseTensorType, DistTensorType, NullType, OperationDistAttr,
     VectorType
 
 TYPE_CLASSES = (DenseTensorType, DistTensorType, NullType, VectorType)
+#: What an attribute may hold (besides lists of these): what the printer can write.
+ATTRIBUTE_CLASSES = (bool, int, float, str, Symbol, Place)
 #: Attribute values `attribute_value` returns unchanged (checked by exact type).
 _PLAIN_ATTRIBUTES = frozenset({int, str, bool, float})
 _MISSING = object()
@@ -32,14 +35,18 @@ COMPILED = True
 
 
 def attribute_value(value, span):
-    """An expression result as an attribute value: lists become tuples; ops, values and ABSENT
-    are refused (EvalError)."""
+    """An expression result as an attribute value: lists become tuples; ops, values, ABSENT and
+    anything the program text cannot hold (a type, a mesh, None, a dict) are refused
+    (EvalError)."""
     if value is ABSENT:
         raise EvalError("the value is absent (use `??` to give a default)", span)
     if isinstance(value, (Operation, Value)):
         raise EvalError(f"{describe(value)} cannot be an attribute value", span)
     if isinstance(value, (list, tuple)):
         return tuple(attribute_value(v, span) for v in value)
+    if not isinstance(value, ATTRIBUTE_CLASSES):
+        raise EvalError(f"{describe(value)} cannot be an attribute value (attributes hold "
+                        "ints, floats, strings, bools, symbols, places and lists of them)", span)
     return value
 
 

@@ -399,11 +399,11 @@ def _in_plain(item, plain, values, span):
 def _arith(op, a, b, span):
     if a is ABSENT or b is ABSENT:
         return ABSENT
-    if isinstance(a, tuple) and isinstance(b, (list, tuple)) and op == "+":
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and op == "+":
         return list(a) + list(b)
     try:
         return ARITH[op](a, b)
-    except (TypeError, ZeroDivisionError) as error:
+    except (TypeError, ZeroDivisionError, OverflowError, MemoryError) as error:
         raise EvalError(f"cannot compute {describe(a)} {op} {describe(b)}: {error}",
                         span) from None
 

@@ -213,11 +213,11 @@ def _arith(expr, env, ctx):
     left, right = evaluate(expr.left, env, ctx), evaluate(expr.right, env, ctx)
     if left is ABSENT or right is ABSENT:
         return ABSENT
-    if isinstance(left, tuple) and isinstance(right, (list, tuple)) and expr.op == "+":
+    if isinstance(left, (list, tuple)) and isinstance(right, (list, tuple)) and expr.op == "+":
         return list(left) + list(right)
     try:
         return ARITH[expr.op](left, right)
-    except (TypeError, ZeroDivisionError) as error:
+    except (TypeError, ZeroDivisionError, OverflowError, MemoryError) as error:
         raise EvalError(f"cannot compute {describe(left)} {expr.op} {describe(right)}: {error}",
                         expr.span) from None
 
@@ -469,7 +469,7 @@ def _num(fn):
             return ABSENT
         try:
             return fn(*args)
-        except (TypeError, ValueError) as error:
+        except (TypeError, ValueError, OverflowError) as error:
             raise EvalError(str(error), span) from None
     return call
 

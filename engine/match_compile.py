@@ -121,12 +121,15 @@ class _PlanCompiler:
                     emit(depth + 1, fail)
                 elif kind is A.AttrBind:
                     name = attr.value.name
+                    value = self.gen.temp()
+                    emit(depth, f"{value} = {attributes}[{key}]")
                     if name in self.scope:
-                        emit(depth, f"if not equal({self.scope[name]}, {attributes}[{key}]):")
+                        emit(depth, f"if not equal({self.scope[name]}, {value}):")
                         emit(depth + 1, fail)
+                        # as `bind` does: the variable now holds the value seen last (equal,
+                        # but maybe not the same: 1 and 1.0, a symbol and its text)
+                        self.scope[name] = value
                     else:
-                        value = self.gen.temp()
-                        emit(depth, f"{value} = {attributes}[{key}]")
                         self.bind_var(name, value)
         specs = node.operands
         if specs is not None:

@@ -151,3 +151,44 @@ def test_expressions_nest_at_most_100_deep():
     with pytest.raises(RuleSyntaxError, match="nest too deeply"):
         load_rules_text(f"pass p {{ rule r {{ match {{ o = pd_op.relu }} where ({chain}) == 2 "
                         "rewrite { set o.seen = 1 } } }\n", "deep.rw")
+
+
+JOIN_PROGRAM = ("{\n    (%0) = \"t.a\" () {k:1} : () -> tensor<4xf32>\n"
+                "    (%1) = \"t.b\" () {k:1.0} : () -> tensor<4xf32>\n}\n")
+
+
+@pytest.mark.parametrize("rule,expected", [
+    # an attribute variable bound twice holds the value seen last (1.0), as the walk's `bind`
+    ("match { a = t.a {k: v}  b = t.b {k: v} } where not has(a.seen) "
+     "rewrite { set a.seen = str(v) }", 'seen:"1.0"'),
+])
+def test_a_joined_attribute_variable_holds_the_value_seen_last(monkeypatch, rule, expected):
+    rules = load_rules_text(f"pass p sweep {{ rule r {{ {rule} }} }}\n", "p.rw")
+    reference, fast = both_ways(monkeypatch, lambda: outcome(rules, "p", JOIN_PROGRAM))
+    assert fast == reference and reference[2] is None
+    assert expected in reference[0]
+
+
+@pytest.mark.parametrize("value,message", [
+    ("int(1e999)", "cannot convert float infinity"),
+    ('"a" * 10000000000000000000', "cannot compute"),
+    ("type(o)", "cannot be an attribute value"),
+    ("type(o).mesh", "cannot be an attribute value"),
+])
+def test_bad_attribute_values_are_rule_errors(monkeypatch, value, message):
+    rules = load_rules_text("pass p sweep { rule r { match { o = t.a } where not has(o.seen) "
+                            f"rewrite {{ set o.seen = {value} }} }} }}\n", "p.rw")
+    source = ("{\n    (%0) = \"t.a\" () {} : () -> pd_dist.tensor<4xf32, mesh_shape:[2],"
+              "process_ids:[0,1],dims_mappings:[-1], placements:[Replicate()]>\n}\n")
+    reference, fast = both_ways(monkeypatch, lambda: outcome(rules, "p", source))
+    assert fast == reference
+    assert reference[2] is not None and message in reference[2]
+    assert reference[0] == print_program(parse_program(source))  # left as it was
+
+
+def test_plus_joins_a_list_and_an_attribute_array(monkeypatch):
+    rules = load_rules_text("pass p sweep { rule r { match { o = t.a } where not has(o.seen) "
+                            "rewrite { set o.seen = [0] + o.l } } }\n", "p.rw")
+    source = "{\n    (%0) = \"t.a\" () {l:[1,2]} : () -> tensor<4xf32>\n}\n"
+    reference, fast = both_ways(monkeypatch, lambda: outcome(rules, "p", source))
+    assert fast == reference and "seen:[0,1,2]" in reference[0]
