@@ -172,7 +172,8 @@ class SourceGen:
     def x_Call(self, e, scope):
         args = [self.expr(a, scope) for a in e.args]
         if e.func == "has":
-            return f"({args[0]} is not ABSENT)"
+            # through a name: `1 is not ABSENT` is a SyntaxWarning when the argument is a literal
+            return f"(({self.temp()} := {args[0]}) is not ABSENT)"
         span = self.const(e.span)
         builtin = BUILTINS.get(e.func)
         if builtin is not None:
