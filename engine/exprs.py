@@ -65,8 +65,10 @@ def equal(a, b) -> bool:
     kind = type(a)
     if kind is type(b) and kind is not list and kind is not tuple:
         # Two of one type (not a list): ops, values and ABSENT compare by identity with ==
-        # too, symbols by text, the rest as `normalize` leaves them, so == is the answer.
-        return a == b
+        # too, symbols by text, the rest as `normalize` leaves them, so == is the answer. The
+        # same object is equal to itself (skipping a field-by-field __eq__), but for a float:
+        # NaN is not.
+        return (a is b and kind is not float) or a == b
     if isinstance(a, bool) != isinstance(b, bool):
         return False
     if isinstance(a, (Operation, Value)) or isinstance(b, (Operation, Value)):

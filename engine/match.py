@@ -510,6 +510,8 @@ class RuleMatcher:
         attributes = item.attributes
         ctx, index = self.ctx, self.index
         last = None
+        # one clock reading per attempt: each attempt's time runs from the previous reading
+        start = perf_counter()
         for rule, record, required, root, plan, simple_test, var, compiled_match in entries:
             if rule is not last:
                 record.tried += 1
@@ -523,7 +525,6 @@ class RuleMatcher:
                     required = ()
                 if required:
                     continue
-            start = perf_counter()
             try:
                 if simple_test is not None:  # attempt()'s first case, inline
                     found = Match(rule, {var: item}, (item,)) if simple_test(item, ctx) else None
@@ -533,7 +534,9 @@ class RuleMatcher:
                     found = self.attempt(rule, root, item, plan)
             except EvalError as error:
                 raise self.eval_error(rule, error, item) from None
-            record.seconds += perf_counter() - start
+            now = perf_counter()
+            record.seconds += now - start
+            start = now
             if found is not None:
                 record.matched += 1
                 return found
