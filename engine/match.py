@@ -16,14 +16,12 @@ from __future__ import annotations
 
 from time import perf_counter
 
-import attrs
-
 from . import rw_ast as A
 from .errors import RewriteError
-from .expr_compile import compile_conjunction, compiled
-from .match_compile import compile_plan
+from .expr_compile import compiled
 from .exprs import ABSENT, Context, EvalError, condition_text, equal, show
 from .ir import Operation, Value
+from .match_plan import Plan, make_plan
 from .printer import print_op
 from .rw_compile import CompiledPass, CompiledRule, PatternNode
 from .rw_index import ProgramIndex, hashable
@@ -53,29 +51,6 @@ class Match:
 
     def __repr__(self) -> str:
         return f"Match({self.rule.name}, {sorted(self.env)}, {[op.name for op in self.ops]})"
-
-
-@attrs.frozen
-class Plan:
-    """How to match a rule from one root: `steps` ("node", i) / ("region",) / ("inside",) /
-    ("value",) in order, and the `where` terms to test after each step (`checks`: the terms;
-    `tests`: (term, compiled function) pairs, what the reference walk and explain mode run; the
-    compiled forms below are what matching runs otherwise)."""
-
-    root: int
-    steps: tuple
-    checks: tuple
-    tests: tuple = ()
-    #: The variable of the only pattern when binding it is all there is to do (one op pattern,
-    #: no operands, no attributes): the matcher then only tests the `where` terms.
-    simple: str | None = None
-    #: For each step, one function testing all its terms (`compile_conjunction`).
-    step_tests: tuple = ()
-    #: For a simple plan, `(op, ctx) -> bool` testing every term with the op in a local.
-    simple_test: object = None
-    #: `(item, ctx, index) -> Match | None`, the whole plan compiled (`match_compile.py`), or
-    #: None where it has steps the compiler does not translate.
-    compiled_match: object = None
 
 
 def operand_at(op: Operation, node: PatternNode, position: int):
@@ -147,111 +122,13 @@ class RuleMatcher:
 
     # ---- plans ----------------------------------------------------------------------------------
     def plan(self, rule: CompiledRule, root: int | None) -> Plan:
-        """The step order from `root` (BFS over connected patterns) and where-term schedule."""
+        """The plan of `rule` from `root` (`match_plan.make_plan`), made once."""
         key = (id(rule), root)
         found = self.plans.get(key)
-        if found is not None:
-            return found
-        steps: list[tuple] = []
-        if rule.kind == "value":
-            steps.append(("value",))
-        else:
-            neighbours = self.adjacency(rule)
-            bounds = [n.index for n in rule.nodes if n.role != "match" and n.parent is None]
-            visited: set[int] = set()
-
-            def visit_from(start: int) -> None:
-                # Breadth first, so each pattern is reached through an already bound neighbour.
-                queue = [start]
-                visited.add(start)
-                steps.append(("node", start))
-                while queue:
-                    current = queue.pop(0)
-                    for other in neighbours[current]:
-                        if other not in visited and other not in bounds:
-                            visited.add(other)
-                            steps.append(("node", other))
-                            queue.append(other)
-
-            visit_from(root)
-            for node in rule.nodes:
-                if node.index not in visited and node.role == "match":
-                    visit_from(node.index)  # an unconnected pattern: scanned by name
-            if rule.kind == "region":
-                steps.append(("region",))
-            elif bounds:
-                steps.append(("inside",))
-            visited.update(bounds)
-            for node in rule.nodes:
-                if node.index not in visited:
-                    visit_from(node.index)
-        checks = self.schedule(rule, steps)
-        tests = tuple(tuple((term, compiled(term)) for term in terms) for terms in checks)
-        simple = None
-        if rule.kind == "ops" and len(rule.nodes) == 1 and len(steps) == 1:
-            node = rule.nodes[0]
-            if node.operands is None and not node.attrs and node.parent is None:
-                simple = node.var
-        step_tests = tuple(compile_conjunction(terms) for terms in checks)
-        simple_test = compile_conjunction(checks[0], simple) if simple is not None else None
-        plan = Plan(root if root is not None else -1, tuple(steps), checks, tests, simple,
-                    step_tests, simple_test)
-        if simple is None:
-            plan = attrs.evolve(plan, compiled_match=compile_plan(
-                rule, plan, self.backrefs[id(rule)], self.index.join_keys))
-        self.plans[key] = plan
-        return plan
-
-    def adjacency(self, rule: CompiledRule) -> dict[int, list[int]]:
-        """Pattern nodes connected by nesting, shared values or shared attribute variables."""
-        links: dict[int, set] = {n.index: set() for n in rule.nodes}
-        by_var = {n.var: n.index for n in rule.nodes}
-        owners: dict[str, set] = {}
-        for node in rule.nodes:
-            if node.parent is not None:
-                links[node.index].add(node.parent[0])
-                links[node.parent[0]].add(node.index)
-            for spec in node.operands or ():
-                if spec.kind in ("op", "result", "nested") and spec.name in by_var:
-                    links[node.index].add(by_var[spec.name])
-                    links[by_var[spec.name]].add(node.index)
-                elif spec.kind == "value":
-                    owners.setdefault(spec.name, set()).add(node.index)
-            for attr in node.attrs:
-                if hasattr(attr.value, "name"):
-                    owners.setdefault("attr:" + attr.value.name, set()).add(node.index)
-        for group in owners.values():
-            for a in group:
-                links[a].update(group - {a})
-        return {k: sorted(v) for k, v in links.items()}
-
-    def schedule(self, rule: CompiledRule, steps: list) -> tuple:
-        """For each step, the where terms whose variables are all bound by then."""
-        bound: set[str] = set()
-        pending = list(rule.conjuncts)
-        checks = []
-        for step in steps:
-            if step[0] == "value":
-                bound.add(rule.value_var)
-            elif step[0] == "node":
-                node = rule.nodes[step[1]]
-                bound.add(node.var)
-                bound.update(s.name for s in node.operands or () if s.kind == "value")
-                bound.update(a.value.name for a in node.attrs if hasattr(a.value, "name"))
-            else:
-                for node in rule.nodes:
-                    if node.role != "match" and node.parent is None:
-                        bound.add(node.var)
-                        bound.update(s.name for s in node.operands or () if s.kind == "value")
-                        bound.update(a.value.name for a in node.attrs if hasattr(a.value, "name"))
-                if rule.body_var:
-                    bound.add(rule.body_var)
-            ready = [c for c in pending if c[1] <= bound]
-            pending = [c for c in pending if not c[1] <= bound]
-            checks.append(tuple(c[0] for c in ready))
-        if pending and checks:
-            checks[-1] = checks[-1] + tuple(c[0] for c in pending)
-        return tuple(checks)
+        if found is None:
+            found = self.plans[key] = make_plan(rule, root, self.backrefs[id(rule)],
+                                                self.index.join_keys)
+        return found
 
     # ---- matching -----------------------------------------------------------------------------
     def fail(self, depth: int, message) -> None:
