@@ -43,23 +43,10 @@ def _compile(actions: tuple):
     gen = _ActionGen()
     body: list[str] = []
     scope: dict[str, str] = {}
-    gen.block(actions, scope, body, 1)
-    prologue = [f"    {local} = env[{name!r}]" for name, local in gen.loaded.items()]
-    spans = gen.const(gen.var_spans)
-    source = "\n".join([
-        "def _rewrite(rw, env):",
-        "    ctx = rw.ctx",
-        "    try:",
-        *["    " + line for line in prologue],
-        *["    " + line for line in (body or ["    pass"])],
-        "    except KeyError as error:",
-        f"        unbound = _unbound(error, env, {spans})",
-        "        if unbound is None:",
-        "            raise",
-        "        raise unbound from None",
-        "",
-    ])
-    return gen.function(source, "_rewrite")
+    gen.block(actions, scope, body, 0)
+    prologue = [f"{local} = env[{name!r}]" for name, local in gen.loaded.items()]
+    lines = prologue + body or ["pass"]
+    return gen.guarded_function("def _rewrite(rw, env):\n    ctx = rw.ctx", lines, "_rewrite")
 
 
 class _ActionGen(SourceGen):

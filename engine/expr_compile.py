@@ -54,17 +54,8 @@ def compile_expression(expr):
     """A new function `(env, ctx) -> value` for `expr` (not memoised; use `compiled`)."""
     gen = SourceGen()
     try:
-        body = gen.expr(expr, {})
-        spans = gen.const(gen.var_spans)
-        source = (f"def _expression(env, ctx):\n"
-                  f"    try:\n"
-                  f"        return {body}\n"
-                  f"    except KeyError as error:\n"
-                  f"        unbound = _unbound(error, env, {spans})\n"
-                  f"        if unbound is None:\n"
-                  f"            raise\n"
-                  f"        raise unbound from None\n")
-        return gen.function(source, "_expression")
+        return gen.guarded_function("def _expression(env, ctx):",
+                                    [f"return {gen.expr(expr, {})}"], "_expression")
     except _Unsupported:
         # evaluate reports what it cannot evaluate itself, with the node's span
         return lambda env, ctx: evaluate(expr, env, ctx)
@@ -113,6 +104,23 @@ class SourceGen:
         namespace = dict(self.globals)
         exec(code, namespace)  # noqa: S102 - text generated here from a checked rule AST
         return namespace[name]
+
+    def guarded_function(self, head: str, lines: list, name: str):
+        """`function` of `head` (a `def ...(..., env, ...)` line) with `lines` (indented one
+        level) as its body, run so that a variable missing from `env` raises the EvalError of
+        an unbound variable, at its span, as the walk does."""
+        spans = self.const(self.var_spans)
+        source = "\n".join([
+            head,
+            "    try:",
+            *["        " + line for line in lines],
+            "    except KeyError as error:",
+            f"        unbound = _unbound(error, env, {spans})",
+            "        if unbound is None:",
+            "            raise",
+            "        raise unbound from None",
+            ""])
+        return self.function(source, name)
 
     # ---- translation ----------------------------------------------------------------------------
     def expr(self, e, scope: dict) -> str:
@@ -420,8 +428,9 @@ HELPERS = dict(
 )
 
 
-class _ScopedGen(SourceGen):
-    """A SourceGen whose variables must all be in the scope (no `env`)."""
+class ScopedGen(SourceGen):
+    """A SourceGen whose variables must all be in the scope (no `env`): a variable outside it
+    is unsupported (the caller falls back to the walk)."""
 
     def x_Var(self, e, scope):
         local = scope.get(e.name)
@@ -440,7 +449,7 @@ def compile_conjunction(terms: tuple, var: str | None = None):
         scope: dict = {}
         head = "def _test(env, ctx):"
     else:
-        gen = _ScopedGen()
+        gen = ScopedGen()
         scope = {var: "item"}
         head = "def _test(item, ctx):"
     try:
@@ -448,16 +457,7 @@ def compile_conjunction(terms: tuple, var: str | None = None):
         body = " and ".join(parts) if parts else "True"
         if var is not None:
             return gen.function(f"{head}\n    return {body}\n", "_test")
-        spans = gen.const(gen.var_spans)
-        source = (f"{head}\n"
-                  f"    try:\n"
-                  f"        return {body}\n"
-                  f"    except KeyError as error:\n"
-                  f"        unbound = _unbound(error, env, {spans})\n"
-                  f"        if unbound is None:\n"
-                  f"            raise\n"
-                  f"        raise unbound from None\n")
-        return gen.function(source, "_test")
+        return gen.guarded_function(head, [f"return {body}"], "_test")
     except _Unsupported:
         if var is not None:
             return None

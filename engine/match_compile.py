@@ -13,20 +13,10 @@ compares the two (tests/test_engine_compiled_paths.py).
 
 from __future__ import annotations
 
-from .expr_compile import SourceGen, _Unsupported
+from .expr_compile import ScopedGen, _Unsupported
 from . import rw_ast as A
 from .ir import Operation, Value
 from .rw_index import hashable
-
-
-class _PlanGen(SourceGen):
-    """Expressions over the locals bound so far; any other variable is unsupported."""
-
-    def x_Var(self, e, scope):
-        local = scope.get(e.name)
-        if local is None:
-            raise _Unsupported(f"variable {e.name!r} is not bound at this step")
-        return local
 
 
 def compile_plan(rule, plan, backrefs: dict, join_keys):
@@ -45,7 +35,7 @@ class _PlanCompiler:
         from .match import Match, linked, operand_at, users_of  # late: match imports us
 
         self.rule, self.plan, self.backrefs, self.join_keys = rule, plan, backrefs, join_keys
-        self.gen = _PlanGen()
+        self.gen = ScopedGen()
         self.gen.globals.update(Operation=Operation, Value=Value, Match=Match, linked=linked,
                                 operand_at=operand_at, users_of=users_of, hashable=hashable,
                                 position_key=Operation.position_key)
