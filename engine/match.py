@@ -373,18 +373,19 @@ class RuleMatcher:
 
     # ---- entry points -------------------------------------------------------------------------
     def first_at(self, item, stats) -> Match | None:
-        """The first match of any rule at `item` (an op or a value), trying rules by priority."""
-        if isinstance(item, Value):
-            pairs = [(rule, None, (), None) for rule in self.value_rules]
-            return self._first_of(pairs, item, None, stats)
+        """The first match of any rule at `item` (an op or a value), trying rules by priority.
+        Outside explain mode (and with COMPILED) a plan's compiled form runs; else `attempt`."""
         if stats is not self.records_of:
             self.records_for(stats)
-        entries = self.entries_by_name.get(item.name)
-        if entries is None:
-            entries = self.entries_by_name[item.name] = self.entries(item.name)
-        if not COMPILED or self.explaining is not None:
-            return self._first_of(self.rules_for(item.name), item, item.attributes, stats)
-        attributes = item.attributes
+        if isinstance(item, Value):
+            entries, attributes = self.value_entries(), None
+        else:
+            entries = self.entries_by_name.get(item.name)
+            if entries is None:
+                entries = self.entries_by_name[item.name] = self.entries(
+                    self.rules_for(item.name))
+            attributes = item.attributes
+        fast = COMPILED and self.explaining is None
         ctx, index = self.ctx, self.index
         last = None
         # one clock reading per attempt: each attempt's time runs from the previous reading
@@ -403,9 +404,9 @@ class RuleMatcher:
                 if required:
                     continue
             try:
-                if simple_test is not None:  # attempt()'s first case, inline
+                if fast and simple_test is not None:  # attempt()'s first case, inline
                     found = Match(rule, {var: item}, (item,)) if simple_test(item, ctx) else None
-                elif compiled_match is not None:
+                elif fast and compiled_match is not None:
                     found = compiled_match(item, ctx, index)
                 else:
                     found = self.attempt(rule, root, item, plan)
@@ -419,48 +420,27 @@ class RuleMatcher:
                 return found
         return None
 
-    def entries(self, name: str) -> list:
-        """`rules_for(name)` with what `first_at` reads of each pair taken out once: (rule,
-        its stats record, required attributes, root, plan, the simple plan's test and variable,
-        the compiled plan)."""
+    def entries(self, pairs) -> list:
+        """(rule, root, required attributes, plan) `pairs` with what `first_at` reads of each
+        taken out once: (rule, its stats record, required attributes, root, plan, the simple
+        plan's test and variable, the compiled plan)."""
         found = []
-        for rule, root, required, plan in self.rules_for(name):
+        for rule, root, required, plan in pairs:
             record = self.records.get(id(rule))
             if record is None:
                 record = self.records[id(rule)] = self.records_of.rule(rule)
-            found.append((rule, record, required, root, plan, plan.simple_test, plan.simple,
-                          plan.compiled_match))
+            found.append((rule, record, required, root, plan,
+                          getattr(plan, "simple_test", None), getattr(plan, "simple", None),
+                          getattr(plan, "compiled_match", None)))
         return found
 
-    def _first_of(self, pairs, item, attributes, stats) -> Match | None:
-        """`first_at` over `pairs` through `attempt` (values, explain mode, the reference)."""
-        last = None
-        records = self.records if stats is self.records_of else self.records_for(stats)
-        for rule, root, required, plan in pairs:
-            record = records.get(id(rule))
-            if record is None:
-                record = records[id(rule)] = stats.rule(rule)
-            if rule is not last:
-                record.tried += 1
-                last = rule
-            if required:
-                for key in required:
-                    if key not in attributes:
-                        break
-                else:
-                    required = ()
-                if required:
-                    continue
-            start = perf_counter()
-            try:
-                found = self.attempt(rule, root, item, plan)
-            except EvalError as error:
-                raise self.eval_error(rule, error, item) from None
-            record.seconds += perf_counter() - start
-            if found is not None:
-                record.matched += 1
-                return found
-        return None
+    def value_entries(self) -> list:
+        """`entries` of the value rules (a value has no name to index them by)."""
+        found = self.entries_by_name.get(None)
+        if found is None:
+            found = self.entries_by_name[None] = self.entries(
+                [(rule, None, (), None) for rule in self.value_rules])
+        return found
 
     def records_for(self, stats) -> dict:
         """id(rule) -> `stats`' record of it, filled as rules are tried (the hot loop of
