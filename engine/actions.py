@@ -293,9 +293,7 @@ class Rewriter:
             outcome = self.outcome
             outcome.changed = True
             outcome.touched[op] = None
-            join_keys = self.ctx.join_keys
-            if join_keys is None or key in join_keys:  # else the index files it as before
-                outcome.reindex[op] = None
+            outcome.reindex[op] = None
 
     def set_dist(self, op: Operation, names: tuple, value, span) -> None:
         """`set o.dist = d`, `set o.dist.chunk_id = k`, `set o.dist.mesh = m`."""
@@ -337,9 +335,7 @@ class Rewriter:
         elif names[0] in op.attributes:
             op.unset_attr(names[0])
             self.outcome.changed = True
-            join_keys = self.ctx.join_keys
-            if join_keys is None or names[0] in join_keys:
-                self.outcome.reindex[op] = None
+            self.outcome.modified(op)
         self.outcome.touch(op)
 
     def target_op(self, path: A.FieldPath, env: dict) -> Operation:

@@ -114,7 +114,6 @@ class Driver:
         join_keys = {attr.key for rule in cpass.rules for node in rule.nodes
                      for attr in node.attrs if hasattr(attr.value, "name")}
         self.index = ProgramIndex(program, join_keys)
-        self.ctx.join_keys = frozenset(join_keys)
         self.matcher = RuleMatcher(cpass, self.ctx, self.index)
         self.size = max(1, self.index_size())
         self.budget = BUDGET_PER_OP * self.size + BUDGET_BASE
@@ -126,7 +125,6 @@ class Driver:
         self.rule_info: dict[int, tuple] = {}
         # The ops of the latest applications, to name them if the pass does not converge.
         self.recent: collections.deque = collections.deque(maxlen=2 * STATE_WINDOW)
-        self.functions_ready = False
 
     def index_size(self) -> int:
         """Ops in the program (nested included)."""
@@ -223,12 +221,7 @@ class Driver:
         ops = found.ops
         before = tuple([(-1, op.name) for op in ops]) if not self.trace_positions \
             else self.positions(ops)
-        if not self.functions_ready:
-            functions = self.ctx.functions
-            functions.before_change()
-            # once the tables are made and the copy taken (if any), before_change does nothing
-            self.functions_ready = len(functions.tables) >= len(functions.prepared_names) and (
-                not functions.needs_copy or functions.copy is not None)
+        self.ctx.functions.before_change()
         outcome = Rewriter(found, self.ctx, self.pass_name).run()
         self.ctx.version += 1
         if not outcome.changed:

@@ -96,9 +96,6 @@ class Context:
         self.params = params
         self.functions = functions
         self.version = 0
-        #: The attribute keys the matcher's index files ops under (None: any may be); setting
-        #: another attribute does not re-file an op.
-        self.join_keys: frozenset | None = None
         self._positions: dict | None = None
         self._positions_version = -1
 

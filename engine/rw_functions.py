@@ -169,18 +169,23 @@ class FunctionCalls:
         # (name, argument values, span) of every non-live call when all have constant
         # arguments (else None): answered before the first change instead of copying.
         self.constant_calls = constant_calls
+        self.ready = False  # before_change has nothing left to do
 
     def before_change(self) -> None:
         """Called by the driver before each rewrite: the first time, prepare the tables of
         prepared functions and answer the constant calls on the program as it still is, or
-        (when some call is not constant, or one fails) copy the program."""
+        (when some call is not constant, or one fails) copy the program. Once that is done it
+        returns at once (the driver calls it before every rewrite)."""
+        if self.ready:
+            return
         if len(self.tables) < len(self.prepared_names):
             self.prepare_tables()
         if self.needs_copy and self.copy is None:
             if self.constant_calls is not None and self.answer_constant_calls():
                 self.needs_copy = False
-                return
-            self.snapshot()
+            else:
+                self.snapshot()
+        self.ready = True
 
     def answer_constant_calls(self) -> bool:
         """Compute and cache every constant call now; False (and nothing to rely on) when one
