@@ -19,8 +19,8 @@ from rulepass.engine import expr_compile
 from rulepass.engine import rw_ast as A
 from rulepass.engine.attributes import Place, Symbol
 from rulepass.engine.exprs import ABSENT, Context, EvalError, evaluate
-from rulepass.engine.ir import Operation, Value
 from rulepass.engine.pir_parse import parse_program
+from test_engine_compiled_exprs import same  # tests/ is on sys.path under pytest
 
 DIST = ("pd_dist.tensor<4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1], "
         "placements:[Replicate()]>")
@@ -105,21 +105,6 @@ def outcome(function, *args):
         return ("error", error.message, error.span)
     except Exception as error:  # noqa: BLE001 - what the test is looking for
         return ("python", f"{type(error).__name__}: {error}")
-
-
-def same(a, b) -> bool:
-    """Equal results: the same object, or equal values of one type (NaN equal to NaN)."""
-    if a is b:
-        return True
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, (Operation, Value)):
-        return False
-    if isinstance(a, float) and a != a:
-        return b != b
-    return a == b
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
