@@ -149,6 +149,13 @@ def describe(x) -> str:
         return f"op {x.name}"
     if isinstance(x, Value):
         return "a value"
+    from .printer import format_mesh_fields, format_type  # late: the printer is not needed here
+    from .types import DenseTensorType, NullType
+
+    if isinstance(x, (DenseTensorType, DistTensorType, VectorType, NullType)):
+        return f"the type {format_type(x)}"  # as the program text writes it, not attrs' repr
+    if isinstance(x, ProcessMesh):
+        return f"the process mesh {format_mesh_fields(x)}"
     return f"{type(x).__name__} {x!r:.40}"
 
 
