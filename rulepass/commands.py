@@ -7,6 +7,9 @@ import sys
 
 REGISTRY: dict = {}
 
+#: the schedules of runtime/schedules.py SCHEDULES (kept here so parsing arguments imports no runtime)
+SCHEDULE_CHOICES = ["FThenB", "1F1B", "Eager1F1B", "VPP", "ZBH1", "ZBVPP"]
+
 
 def command(name: str):
     """Decorator: ``register(subparsers)`` adds the sub-parser of command ``name``."""
@@ -21,9 +24,9 @@ def command(name: str):
 @command("jobs")
 def _register_jobs(sub) -> None:
     p = sub.add_parser("jobs", help="print a pipeline schedule's job list for one stage")
-    p.add_argument("--schedule", required=True, choices=["FThenB", "1F1B", "Eager1F1B", "VPP"])
+    p.add_argument("--schedule", required=True, choices=SCHEDULE_CHOICES)
     p.add_argument("--pp", type=int, required=True, help="pipeline degree (stages)")
-    p.add_argument("--vpp", type=int, default=None, help="virtual chunks per stage (VPP)")
+    p.add_argument("--vpp", type=int, default=None, help="virtual chunks per stage (VPP, ZBVPP)")
     p.add_argument("--stage", type=int, required=True, help="this stage, 0-based")
     p.add_argument("--micro-batches", type=int, required=True, dest="micro_batches")
     p.set_defaults(func=_run_jobs)
@@ -45,7 +48,7 @@ def _register_run(sub) -> None:
     p.add_argument("example", metavar="EXAMPLE", help="an example folder (see examples/)")
     p.add_argument("--backend", choices=["local", "mpi", "nccl"], default="local")
     p.add_argument("--steps", type=int, default=None, help="steps to run (default: all)")
-    p.add_argument("--schedule", choices=["FThenB", "1F1B", "Eager1F1B", "VPP"], default=None)
+    p.add_argument("--schedule", choices=SCHEDULE_CHOICES, default=None)
     p.add_argument("--micro-batches", type=int, default=None, dest="micro_batches")
     p.add_argument("--rules", action="append", default=[], metavar="PATH",
                    help="more .rw files or folders (repeatable)")

@@ -28,7 +28,7 @@ from rulepass.engine.printer import print_program
 from rulepass.example import Example, ExampleError
 from rulepass.runtime.executor import persistable_data
 from rulepass.runtime.pipeline import RankProgram, mean_losses, run_rank
-from rulepass.runtime.schedules import bubble_fraction
+from rulepass.runtime.timeline import bubble_fraction
 from rulepass.runtime.sharding import ShardingError, dist_types, local_piece, rank_micro_batch
 
 LR_FEED = "learning_rate_0"

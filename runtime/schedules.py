@@ -1,5 +1,5 @@
-"""Pipeline schedules: the per-stage job lists of Paddle's pipeline scheduler passes, a simulator that
-times them with unit op costs, and the body of `rulepass jobs`.
+"""Pipeline schedules: the per-stage job lists of Paddle's pipeline scheduler passes and the body of
+`rulepass jobs` (the simulator that times them is `timeline.py`).
 
 A job is (type, micro_batch), printed `type:micro_batch`. Types:
 
@@ -9,18 +9,23 @@ A job is (type, micro_batch), printed `type:micro_batch`. Types:
   VPP schedule it as its own job so it can overlap the backward before it.
 - `send_backward[c]`: send the input gradient to the previous (virtual) stage.
 - `optimizer`: the optimizer step, once, micro-batch 0.
+- `backward_b` / `backward_w` (`backward_b{c}` / `backward_w{c}` under ZBVPP): the input-gradient
+  (B) and weight-gradient (W) halves of a backward, for the zero-bubble schedules ZBH1 and ZBVPP
+  (`zero_bubble.py`); a `backward` job there runs both halves.
 
 Where a schedule has no explicit `recv_forward`/`send_backward` job (FThenB, Eager1F1B), the forward job
 receives its input and the backward job sends its gradient itself. In every schedule the forward job
 sends its activation to the next stage and the backward job receives its output gradient first.
 
 Virtual stages (VPP): chunk c of stage s is virtual stage c * pp + s, so the forward of chunk c on the
-last stage feeds chunk c + 1 on stage 0 (`previous_virtual_stage`, `next_virtual_stage`).
+last stage feeds chunk c + 1 on stage 0 (`previous_virtual_stage`, `next_virtual_stage`). ZBVPP lays
+its chunks out as a V instead (`virtual_stage`): odd chunks run the stages from the last to the
+first, so chunk c + 1 starts on the stage where chunk c ended.
 
 Reimplements (read, not copied) Paddle 3.3.1
 `python/paddle/distributed/passes/pipeline_scheduler_pass/`: `pipeline_fthenb.py`, `pipeline_1f1b.py`
-(`_create_job_list_in_pir`), `pipeline_eager_1f1b.py` and `pipeline_vpp.py` (`_pir_create_job_list`,
-without the `split_backward` zero-bubble variant).
+(`_create_job_list_in_pir`), `pipeline_eager_1f1b.py`, `pipeline_vpp.py` (`_pir_create_job_list`,
+without the `split_backward` zero-bubble variant) and `pipeline_zero_bubble.py` (in `zero_bubble.py`).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from ..engine.errors import RulepassError
+from .zero_bubble import ZeroBubbleConfigError, v_shape_virtual_stage, zbh1_jobs, zbvpp_schedule
 
 __all__ = [
     "SCHEDULES",
@@ -41,14 +47,13 @@ __all__ = [
     "job_list",
     "jobs_command",
     "split_micro_batches",
+    "uses_v_shape",
+    "virtual_stage",
+    "stage_of_virtual",
     "previous_virtual_stage",
     "next_virtual_stage",
     "Message",
     "p2p_messages",
-    "simulate",
-    "simulate_jobs",
-    "bubble_fraction",
-    "trace_events",
 ]
 
 
@@ -61,7 +66,7 @@ class ScheduleError(RulepassError):
     kind = "schedule error"
 
 
-_JOB_TYPE = re.compile(r"^(forward|backward|recv_forward|send_backward|optimizer)(\d*)$")
+_JOB_TYPE = re.compile(r"^(forward|backward_b|backward_w|backward|recv_forward|send_backward|optimizer)(\d*)$")
 
 
 @attrs.frozen
@@ -83,7 +88,8 @@ class Job:
 
     @property
     def kind(self) -> str:
-        """The type without its chunk number: forward, backward, recv_forward, send_backward, optimizer."""
+        """The type without its chunk number: forward, backward, backward_b, backward_w,
+        recv_forward, send_backward, optimizer."""
         return _JOB_TYPE.match(self.type).group(1)
 
     @property
@@ -219,11 +225,39 @@ def _vpp(pp: int, stage: int, micro_batches: int, vpp: int) -> list[Job]:
     return jobs + [Job("optimizer", 0)]
 
 
+def _zbh1(pp: int, stage: int, micro_batches: int, vpp: int) -> list[Job]:
+    """ZB-H1 (pipeline_zero_bubble.py, `PipelineZeroBubblePipelinePass`); see `zero_bubble.zbh1_jobs`."""
+    try:
+        triples = zbh1_jobs(pp, stage, micro_batches)
+    except ZeroBubbleConfigError as error:
+        raise ScheduleError(str(error)) from None
+    return [Job(kind, micro_batch) for kind, _, micro_batch in triples] + [Job("optimizer", 0)]
+
+
+_ZBVPP_CACHE: dict[tuple[int, int, int], list[list[tuple[str, int, int]]]] = {}
+
+
+def _zbvpp(pp: int, stage: int, micro_batches: int, vpp: int) -> list[Job]:
+    """ZBVPP (pipeline_zero_bubble.py, `PipelineZeroBubbleVirtualPipelinePass`): Paddle's greedy
+    V-schedule with its default runtimes and no memory model; see `zero_bubble.zbvpp_schedule`.
+    The whole pipeline is scheduled at once, so it is computed once per (pp, micro-batches, vpp)."""
+    key = (pp, micro_batches, vpp)
+    if key not in _ZBVPP_CACHE:
+        try:
+            _ZBVPP_CACHE[key] = zbvpp_schedule(pp, micro_batches, vpp)[0]
+        except ZeroBubbleConfigError as error:
+            raise ScheduleError(str(error)) from None
+    jobs = [Job(f"{kind}{chunk}", micro_batch) for kind, chunk, micro_batch in _ZBVPP_CACHE[key][stage]]
+    return jobs + [Job("optimizer", 0)]
+
+
 SCHEDULES: dict[str, Callable[[int, int, int, int], list[Job]]] = {
     "FThenB": _fthenb,
     "1F1B": _one_f_one_b,
     "Eager1F1B": _eager_one_f_one_b,
     "VPP": _vpp,
+    "ZBH1": _zbh1,
+    "ZBVPP": _zbvpp,
 }
 """Schedule name (as in Paddle's `pipeline_scheduler_<name>` pass) -> job list builder."""
 
@@ -244,16 +278,17 @@ def _check(schedule: str, pp: int, stage: int, micro_batches: int, vpp: int) -> 
         raise ScheduleError(f"micro-batches must be at least 1, got {micro_batches}")
     if vpp < 1:
         raise ScheduleError(f"vpp must be at least 1, got {vpp}")
-    if vpp != 1 and _schedule(schedule) is not _vpp:
-        raise ScheduleError(f"{schedule} has one model chunk per stage; --vpp {vpp} needs --schedule VPP")
+    if vpp != 1 and _schedule(schedule) not in (_vpp, _zbvpp):
+        raise ScheduleError(f"{schedule} has one model chunk per stage; --vpp {vpp} needs --schedule VPP"
+                            " or ZBVPP")
 
 
 def job_list(schedule: str, pp: int, stage: int, micro_batches: int, vpp: int = 1) -> list[Job]:
     """The job list stage `stage` of a `pp`-stage pipeline runs for one step of `micro_batches`.
 
-    `schedule`: a key of SCHEDULES (case-insensitive). `vpp`: model chunks per stage, VPP only.
-    Raises ScheduleError for an unknown schedule or an impossible configuration (e.g. fewer
-    micro-batches than stages for 1F1B and VPP).
+    `schedule`: a key of SCHEDULES (case-insensitive). `vpp`: model chunks per stage, VPP and
+    ZBVPP only. Raises ScheduleError for an unknown schedule or an impossible configuration (e.g.
+    fewer micro-batches than stages for 1F1B, VPP and ZBH1; ZBVPP with micro-batches != pp).
     """
     _check(schedule, pp, stage, micro_batches, vpp)
     return _schedule(schedule)(pp, stage, micro_batches, vpp)
@@ -282,6 +317,23 @@ def split_micro_batches(batch_size: int, micro_batches: int) -> list[slice]:
         )
     size = batch_size // micro_batches
     return [slice(i * size, (i + 1) * size) for i in range(micro_batches)]
+
+
+def uses_v_shape(schedule: str) -> bool:
+    """Whether `schedule` lays model chunks out as a V (ZBVPP) rather than interleaved (VPP)."""
+    return _schedule(schedule) is _zbvpp
+
+
+def virtual_stage(stage: int, chunk: int, pp: int, v_shape: bool = False) -> int:
+    """The position of chunk `chunk` of `stage` along the model: c * pp + s interleaved (VPP);
+    under the V layout (ZBVPP) odd chunks count the stages downward."""
+    return v_shape_virtual_stage(stage, chunk, pp) if v_shape else chunk * pp + stage
+
+
+def stage_of_virtual(virtual: int, pp: int, v_shape: bool = False) -> tuple[int, int]:
+    """(stage, chunk) of virtual stage `virtual`; the inverse of `virtual_stage`."""
+    chunk, offset = divmod(virtual, pp)
+    return (pp - 1 - offset if v_shape and chunk % 2 else offset), chunk
 
 
 def previous_virtual_stage(stage: int, chunk: int, pp: int) -> tuple[int, int] | None:
@@ -321,9 +373,13 @@ def p2p_messages(schedule: str, job: Job, stage: int, pp: int, vpp: int = 1) -> 
     sends it. The first and last virtual stages skip the missing side. optimizer makes none.
     """
     separate = _schedule(schedule) in (_one_f_one_b, _vpp)
-    virtual = job.chunk * pp + stage
-    first, last = virtual == 0, virtual == pp * vpp - 1
-    previous_stage, next_stage = (virtual - 1) % pp, (virtual + 1) % pp
+    v_shape = uses_v_shape(schedule)
+    virtual = virtual_stage(stage, job.chunk, pp, v_shape)
+    last = virtual == pp * vpp - 1
+    previous_stage = stage_of_virtual(virtual - 1, pp, v_shape)[0] if virtual > 0 else stage
+    next_stage = stage_of_virtual(virtual + 1, pp, v_shape)[0] if not last else stage
+    # a neighbour on this same stage (the turn of ZBVPP's V) hands values over without a message
+    first, last = previous_stage == stage, next_stage == stage
     recv_activation = [] if first else [Message("recv", previous_stage, ("forward", virtual - 1, job.micro_batch))]
     send_gradient = [] if first else [Message("send", previous_stage, ("backward", virtual, job.micro_batch))]
     if job.kind == "recv_forward":
@@ -331,163 +387,9 @@ def p2p_messages(schedule: str, job: Job, stage: int, pp: int, vpp: int = 1) -> 
     if job.kind == "forward":
         send = [] if last else [Message("send", next_stage, ("forward", virtual, job.micro_batch))]
         return ([] if separate else recv_activation), send
-    if job.kind == "backward":
+    if job.kind in ("backward", "backward_b"):
         recv = [] if last else [Message("recv", next_stage, ("backward", virtual + 1, job.micro_batch))]
         return recv, ([] if separate else send_gradient)
     if job.kind == "send_backward":
         return [], send_gradient
     return [], []
-
-
-# -- simulation -------------------------------------------------------------------------------------
-
-
-@attrs.frozen
-class TimedJob:
-    """A job as simulated on one stage: `start` and `end` in cost units (forward = forward_cost)."""
-
-    job: Job
-    start: float
-    end: float
-
-
-@attrs.frozen
-class Simulation:
-    """Per-stage timelines of one step. `timelines[s]` lists stage s's jobs in order.
-
-    `makespan`: end of the last job. `busy[s]`: stage s's compute time. `bubble_fraction`: idle share
-    of pp * makespan.
-    """
-
-    timelines: tuple[tuple[TimedJob, ...], ...]
-
-    @property
-    def makespan(self) -> float:
-        """End of the last job on any stage, in cost units (every stage starts at 0)."""
-        return max((t.end for timeline in self.timelines for t in timeline), default=0.0)
-
-    @property
-    def busy(self) -> tuple[float, ...]:
-        """Per stage, the summed duration of its jobs (compute time), in cost units."""
-        return tuple(sum(t.end - t.start for t in timeline) for timeline in self.timelines)
-
-    @property
-    def bubble_fraction(self) -> float:
-        """Idle share: 1 - sum(busy) / (pp * makespan); 0 for an empty simulation."""
-        span = self.makespan
-        return 0.0 if span == 0 else 1.0 - sum(self.busy) / (len(self.timelines) * span)
-
-
-def simulate_jobs(
-    job_lists: Sequence[Sequence[Job]],
-    vpp: int = 1,
-    forward_cost: float = 1.0,
-    backward_cost: float = 1.0,
-    latency: float = 0.0,
-) -> Simulation:
-    """Time per-stage job lists (index = stage) executed in order, honouring data dependencies.
-
-    A forward (and a recv_forward) of virtual stage v waits for the forward of v - 1; a backward waits for the backward of v + 1 (or, on the last virtual stage, its own
-    forward) and for its own forward. `latency` is added to every dependency between stages. Costs
-    are per job (one chunk for VPP); recv/send/optimizer jobs take no time. Raises ScheduleError when
-    the lists deadlock (a stage waits for a job no stage can reach), naming the stuck jobs.
-    """
-    pp = len(job_lists)
-    last_virtual = pp * vpp - 1
-    done: dict[tuple[str, int, int], float] = {}  # (kind, virtual stage, micro-batch) -> end
-    cursor = [0] * pp
-    clock = [0.0] * pp
-    timelines: list[list[TimedJob]] = [[] for _ in range(pp)]
-
-    def needs(stage: int, job: Job) -> list[tuple[tuple[str, int, int], float]]:
-        """(finished job, delay) pairs the job waits for: (kind, virtual stage, micro-batch)."""
-        virtual, micro_batch = job.chunk * pp + stage, job.micro_batch
-        if job.kind in ("recv_forward", "forward"):
-            return [] if virtual == 0 else [(("forward", virtual - 1, micro_batch), latency)]
-        if job.kind == "backward":
-            own = [(("forward", virtual, micro_batch), 0.0)]
-            return own if virtual == last_virtual else own + [(("backward", virtual + 1, micro_batch), latency)]
-        return []
-
-    def start_time(stage: int, job: Job) -> float | None:
-        """When the job can start on its stage, or None while a dependency is unfinished."""
-        ready = clock[stage]
-        for key, delay in needs(stage, job):
-            if key not in done:
-                return None
-            ready = max(ready, done[key] + delay)
-        return ready
-
-    progress = True
-    while progress:
-        progress = False
-        for stage in range(pp):
-            while cursor[stage] < len(job_lists[stage]):
-                job = job_lists[stage][cursor[stage]]
-                start = start_time(stage, job)
-                if start is None:
-                    break
-                cost = {"forward": forward_cost, "backward": backward_cost}.get(job.kind, 0.0)
-                end = start + cost
-                done[(job.kind, job.chunk * pp + stage, job.micro_batch)] = end
-                timelines[stage].append(TimedJob(job, start, end))
-                clock[stage] = end
-                cursor[stage] += 1
-                progress = True
-    stuck = [(s, job_lists[s][cursor[s]]) for s in range(pp) if cursor[s] < len(job_lists[s])]
-    if stuck:
-        raise ScheduleError(
-            "the job lists deadlock: " + "; ".join(f"stage {s} waits at {job}" for s, job in stuck)
-        )
-    return Simulation(tuple(tuple(t) for t in timelines))
-
-
-def simulate(
-    schedule: str,
-    pp: int,
-    micro_batches: int,
-    vpp: int = 1,
-    forward_cost: float = 1.0,
-    backward_cost: float = 1.0,
-    latency: float = 0.0,
-) -> Simulation:
-    """Simulate every stage of `schedule` (see `job_list`, `simulate_jobs`). Raises ScheduleError."""
-    lists = [job_list(schedule, pp, stage, micro_batches, vpp) for stage in range(pp)]
-    return simulate_jobs(lists, vpp, forward_cost, backward_cost, latency)
-
-
-def bubble_fraction(
-    schedule: str,
-    pp: int,
-    vpp: int,
-    micro_batches: int,
-    forward_cost: float = 1.0,
-    backward_cost: float = 1.0,
-) -> float:
-    """Idle share of the pipeline, 1 - (compute time of all stages) / (pp * makespan).
-
-    With equal forward and backward costs this is (pp-1)/(m+pp-1) for FThenB and 1F1B and
-    (pp-1)/(vpp*m+pp-1) for VPP. Raises ScheduleError for impossible configurations.
-    """
-    return simulate(schedule, pp, micro_batches, vpp, forward_cost, backward_cost).bubble_fraction
-
-
-def trace_events(simulation: Simulation, microseconds_per_unit: float = 1000.0) -> list:
-    """The compute jobs of a simulation as `trace.TraceEvent`s (one rank per stage), for a Chrome
-    trace. One cost unit lasts `microseconds_per_unit` µs."""
-    from .trace import TraceEvent
-
-    events = []
-    for stage, timeline in enumerate(simulation.timelines):
-        for timed in timeline:
-            if timed.end > timed.start:
-                events.append(
-                    TraceEvent(
-                        name=str(timed.job),
-                        rank=stage,
-                        start=timed.start * microseconds_per_unit,
-                        duration=(timed.end - timed.start) * microseconds_per_unit,
-                        category=timed.job.kind,
-                    )
-                )
-    return events

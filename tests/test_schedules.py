@@ -10,17 +10,14 @@ from rulepass.runtime.schedules import (
     Job,
     Message,
     ScheduleError,
-    bubble_fraction,
     job_list,
     jobs_command,
     next_virtual_stage,
     p2p_messages,
     previous_virtual_stage,
-    simulate,
-    simulate_jobs,
     split_micro_batches,
-    trace_events,
 )
+from rulepass.runtime.timeline import bubble_fraction, simulate, simulate_jobs, trace_events
 from rulepass.runtime.trace import TraceEvent, chrome_trace, write_chrome_trace
 
 # -- job lists: expected values written out from Paddle 3.3.1 -----------------------------------------
@@ -145,7 +142,7 @@ def test_impossible_configurations_fail_at_plan_time(args, message):
 
 def test_schedule_names_are_case_insensitive():
     assert job_list("fthenb", 2, 0, 2) == job_list("FThenB", 2, 0, 2)
-    assert set(SCHEDULES) == {"FThenB", "1F1B", "Eager1F1B", "VPP"}
+    assert set(SCHEDULES) == {"FThenB", "1F1B", "Eager1F1B", "VPP", "ZBH1", "ZBVPP"}
 
 
 def test_split_micro_batches():
@@ -198,6 +195,10 @@ def test_simulated_timeline_of_1f1b_pp2():
 
 def test_latency_delays_cross_stage_dependencies():
     assert simulate("FThenB", 2, 2, latency=0.5).makespan == simulate("FThenB", 2, 2).makespan + 1.0
+    # ... not the hand-over between two chunks of one stage (the turn of ZBVPP's V)
+    turn = simulate_jobs([[Job("forward0", 0)], [Job("forward0", 0), Job("forward1", 0)]], vpp=2,
+                         latency=0.5, v_shape=True)
+    assert [(t.start, t.end) for t in turn.timelines[1]] == [(1.5, 2.5), (2.5, 3.5)]
 
 
 def test_deadlocking_job_lists_are_reported():
