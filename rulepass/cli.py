@@ -34,20 +34,20 @@ def read_text(path: str) -> str:
 
 def load_program(path: str):
     """Parse the program at ``path`` (errors name the file, line and column)."""
-    from rulepass.engine.pir_parse import parse_program
+    from rulepass.engine.pir.parse import parse_program
 
     return parse_program(read_text(path), filename=path)
 
 
 def cmd_print(args) -> int:
-    from rulepass.engine.printer import print_program
+    from rulepass.engine.pir.printer import print_program
 
     sys.stdout.write(print_program(load_program(args.program)))
     return 0
 
 
 def cmd_verify(args) -> int:
-    from rulepass.engine.verify import verify
+    from rulepass.engine.pir.verify import verify
 
     program = load_program(args.program)
     for w in verify(program, dense=args.dense):

@@ -127,8 +127,8 @@ def _parse_params(items) -> dict:
 def _run_rewrite(args) -> int:
     from rulepass.cli import InputError, load_program
     from rulepass.engine.api import load_rules
-    from rulepass.engine.printer import print_program
-    from rulepass.engine.rw_trace import write_trace
+    from rulepass.engine.pir.printer import print_program
+    from rulepass.engine.rewrite.trace import write_trace
 
     params = _parse_params(args.params)
     rules = load_rules(args.rules, installed=True)
@@ -175,7 +175,7 @@ def _register_check(sub) -> None:
 
 def _run_check(args) -> int:
     from rulepass.engine.api import installed_rules
-    from rulepass.engine.rw_tests import check
+    from rulepass.engine.rule_tests import check
 
     paths = args.paths or [installed_rules()]
     report = check(paths)
