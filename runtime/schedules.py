@@ -35,8 +35,9 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from ..engine.errors import RulepassError
-from .zero_bubble import ZeroBubbleConfigError, v_shape_virtual_stage, zbh1_jobs, zbvpp_schedule
+from rulepass.engine.errors import RulepassError
+from rulepass.runtime.zero_bubble import (ZeroBubbleConfigError, v_shape_virtual_stage, zbh1_jobs,
+                                          zbvpp_schedule)
 
 __all__ = [
     "SCHEDULES",
