@@ -19,6 +19,7 @@ A flat list of named steps (:data:`CHAIN`), in Paddle 3.3.1's order
     dist_to_dense                                          rules/dist_to_dense.rw
     drop_trivial_comm                                      rules/drop_trivial_comm.rw
     sp_fusion                                              rules/sp_fusion.rw
+    split_backward         ZBH1 / ZBVPP only: B and W ops  rules/split_backward.rw
 
 Rule passes run through the engine (fixpoint or sweep, traced, transactional); the three Python
 steps build what Paddle builds in Python too. :func:`compile_rank` returns the rank's program and
@@ -77,6 +78,7 @@ class ChainState:
     optimizer: str
     grads: list
     backward: object = None
+    schedule: str = ""
 
 
 @attrs.frozen
@@ -129,6 +131,12 @@ def _vpp_only(state: ChainState) -> bool:
     return state.vpp > 1
 
 
+def _zero_bubble_only(state: ChainState) -> bool:
+    # Paddle splits the backward when it builds the zero-bubble job programs
+    # (pipeline_vpp.py _partial_pir_programs with split_backward), i.e. on the dense program.
+    return state.schedule.lower() in ("zbh1", "zbvpp")
+
+
 CHAIN = [
     Step("complete_chunk_id", rule_pass("complete_chunk_id", pp_degree=lambda s: s.pp,
                                         vpp_degree=lambda s: s.vpp,
@@ -146,19 +154,22 @@ CHAIN = [
     Step("dist_to_dense", rule_pass("dist_to_dense", rank=_rank)),
     Step("drop_trivial_comm", rule_pass("drop_trivial_comm")),
     Step("sp_fusion", rule_pass("sp_fusion", rank=_rank)),
+    Step("split_backward", rule_pass("split_backward"), _zero_bubble_only),
 ]
 
 
 def compile_rank(forward: Program, rules: RuleSet, rank: int, *, pp: int = 1, vpp: int = 1,
                  seg_method: str = "", micro_batches: int = 1, optimizer: str = "sgd",
-                 grads=None) -> CompiledRank:
+                 grads=None, schedule: str = "") -> CompiledRank:
     """Rewrite a copy of ``forward`` into ``rank``'s dense program (``forward`` is unchanged),
-    then check it with the dense verifier.
+    then check it with the dense verifier. ``schedule``: the pipeline schedule the program will
+    run under (ZBH1 and ZBVPP add the split_backward step).
 
     Raises the engine's errors (naming the pass, rule and op) when a step fails.
     """
     state = ChainState(forward.clone(), rules, rank, pp, vpp, seg_method, micro_batches,
-                       optimizer, grads if grads is not None else load_grad_definitions())
+                       optimizer, grads if grads is not None else load_grad_definitions(),
+                       schedule=schedule)
     records: list[StepRecord] = []
     with _collector_paused():
         _run_steps(state, records)

@@ -1,5 +1,5 @@
 """The rich report of ``rulepass run``: a loss table, rules applied per pass, bytes moved per rank
-by collective, the bubble fraction and the verdict."""
+by collective, the pipeline jobs each rank ran, the bubble fraction and the verdict."""
 
 from __future__ import annotations
 
@@ -54,8 +54,17 @@ def print_report(console: Console, name: str, report: Report) -> None:
                          _bytes(figures["bytes"]))
     console.print(comm)
 
+    if report.jobs:
+        jobs = Table(title="jobs each rank ran (all steps)", title_justify="left")
+        jobs.add_column("rank", justify="right")
+        jobs.add_column("jobs")
+        for rank, counts in report.jobs.items():
+            jobs.add_row(str(rank), ", ".join(f"{kind} {n}" for kind, n in counts.items()))
+        console.print(jobs)
+
     worst = max(report.param_errors.items(), key=lambda kv: kv[1], default=(None, 0.0))
-    console.print(f"schedule bubble fraction: {report.bubble:.3f}")
+    console.print(f"schedule bubble fraction: {report.bubble:.3f} (simulated: F = B = W = 1, "
+                  "full backward 2)")
     console.print(f"final parameters: {len(report.param_errors)} compared, worst rel. error "
                   f"{worst[1]:.1e}" + (f" ({worst[0]})" if worst[0] else ""))
     if report.ok:

@@ -60,6 +60,7 @@ class Report:
     bubble: float
     rtol: float
     ok: bool
+    jobs: dict = attrs.field(factory=dict)  # rank -> {job kind: count}, all steps
 
 
 def stage_of(rank: int, world_size: int, pp: int) -> int:
@@ -184,7 +185,8 @@ def compile_all(example: Example, options: RunOptions, ranks) -> tuple[dict, dic
     micro_batches = options.micro_batches or par.micro_batches
     compiled = {r: compile_rank(forward, rules, r, pp=par.pp, vpp=par.vpp,
                                 seg_method=par.seg_method, micro_batches=micro_batches,
-                                optimizer=example.optimizer) for r in ranks}
+                                optimizer=example.optimizer,
+                                schedule=options.schedule or par.schedule) for r in ranks}
     return compiled, dist_types(forward)
 
 

@@ -16,6 +16,11 @@ values crossing jobs stay in the micro-batch's environment.
 - ``1F1B``: op roles are first completed (an unset role takes the role of its neighbours,
   ``forward_complete_op_role``), then the same scan, except that ``recv_v2`` in the forward region
   goes to ``recv_forward`` and ``send_v2`` in the backward region to ``send_backward``.
+- ``ZBH1``: the 1F1B regions, without separate recv/send jobs, the backward region cut into
+  ``backward_b`` (input grads) and ``backward_w`` (weight grads, :mod:`.backward_split`); a
+  ``backward`` job runs both, in program order.
+- ``ZBVPP``: the VPP split, likewise cut into ``forward{c}``, ``backward_b{c}``, ``backward_w{c}``
+  and ``optimizer`` (Paddle's ``_split_program_for_vpp`` with ``split_bw``).
 - ``VPP``: per model chunk: ``recv_forward{c}``, ``forward{c}``, ``backward{c}``,
   ``send_backward{c}``, and ``optimizer``. The chunk is the op's ``chunk_id`` attribute; an op
   outside the optimizer with chunk -1 takes its neighbours' (``infer_chunk_id``). An op_role other
@@ -34,7 +39,7 @@ none of its own.
 **Messages**: a ``send_v2``/``recv_v2`` of the job ``(type, chunk c, micro-batch m)`` on stage ``s``
 of ``pp`` stages is keyed ``(direction, boundary, m, ring_id)``: direction from the op's op_role
 (0 forward, 1 backward), and boundary ``b`` names the link between virtual stages ``b`` and ``b + 1``
-(virtual stage ``v = c * pp + s``; a forward send and a backward receive use ``b = v``, a forward
+(virtual stage ``v = c * pp + s``, or ZBVPP's V order, ``schedules.virtual_stage``; a forward send and a backward receive use ``b = v``, a forward
 receive and a backward send ``b = v - 1``). Sender and receiver compute the same key, so an
 activation and a gradient, or two micro-batches, can never be swapped.
 
@@ -66,7 +71,8 @@ from rulepass.engine.ir.core import Operation, Program
 from .collectives import Communicator
 from .comm_local import run_ranks
 from .executor import Executor
-from .schedules import Job, job_list
+from .backward_split import split_backward_halves
+from .schedules import Job, job_list, uses_v_shape, virtual_stage
 from .trace import TraceEvent
 
 __all__ = [
@@ -196,39 +202,57 @@ def _split_vpp(ops: Sequence[Operation]) -> list[str]:
     return types
 
 
+def _split_zbh1(ops: Sequence[Operation]) -> list[str]:
+    return split_backward_halves(ops, _regions(ops, complete_op_roles(ops)))
+
+
+def _split_zbvpp(ops: Sequence[Operation]) -> list[str]:
+    # with split_bw Paddle keeps recv_v2 in the forward and puts send_v2 (no results) in B
+    types = [t.replace("recv_forward", "forward").replace("send_backward", "backward")
+             for t in _split_vpp(ops)]
+    return split_backward_halves(ops, types)
+
+
 _SPLITTERS: dict[str, Callable[[Sequence[Operation]], list[str]]] = {
     "fthenb": _split_three,
     "eager1f1b": _split_three,
     "1f1b": _split_1f1b,
     "vpp": _split_vpp,
+    "zbh1": _split_zbh1,
+    "zbvpp": _split_zbvpp,
 }
 
 
 def split_jobs(program: Program, schedule: str) -> dict[str, list[int]]:
     """Job type -> positions of the top-level ops of ``program`` that job runs, in program order.
 
-    ``schedule``: ``FThenB``, ``1F1B``, ``Eager1F1B`` or ``VPP`` (case-insensitive). Every op lands in
-    exactly one type. Raises PipelineError for an unknown schedule or an op that cannot be placed.
+    ``schedule``: ``FThenB``, ``1F1B``, ``Eager1F1B``, ``VPP``, ``ZBH1`` or ``ZBVPP``
+    (case-insensitive). Every op lands in exactly one type, except that under ZBH1 the type
+    ``backward`` also lists the ops of ``backward_b`` and ``backward_w`` together (the job that runs
+    a whole backward). Raises PipelineError for an unknown schedule or an op that cannot be placed.
     """
     splitter = _SPLITTERS.get(schedule.lower())
     if splitter is None:
-        raise PipelineError(f"unknown schedule {schedule!r}; expected FThenB, 1F1B, Eager1F1B or VPP")
+        raise PipelineError(f"unknown schedule {schedule!r}; expected FThenB, 1F1B, Eager1F1B, VPP, "
+                            "ZBH1 or ZBVPP")
     ops = list(program.block)
     jobs: dict[str, list[int]] = {}
     for i, job_type in enumerate(splitter(ops)):
         jobs.setdefault(job_type, []).append(i)
+    if splitter is _split_zbh1:
+        jobs["backward"] = sorted(jobs.get("backward_b", []) + jobs.get("backward_w", []))
     return jobs
 
 
 # -- running one stage ------------------------------------------------------------------------
 
 
-def message_key(op: Operation, job: Job, stage: int, num_stages: int) -> tuple:
+def message_key(op: Operation, job: Job, stage: int, num_stages: int, v_shape: bool = False) -> tuple:
     """The key of a send/recv of ``job`` on ``stage``: ``(direction, boundary, micro_batch,
     ring_id)`` (see the module docstring); ``("other", ring_id, micro_batch)`` for an op whose
-    op_role is neither forward nor backward."""
+    op_role is neither forward nor backward. ``v_shape``: chunks in ZBVPP's V order."""
     ring_id = int(op.attr("ring_id", -1))
-    virtual = job.chunk * num_stages + stage
+    virtual = virtual_stage(stage, job.chunk, num_stages, v_shape)
     sending = op.name in _SEND_OPS
     if op.op_role == FORWARD:
         return ("forward", virtual if sending else virtual - 1, job.micro_batch, ring_id)
@@ -252,7 +276,7 @@ class StageRunner:
 
     Args:
         executor: the rank's Executor (its program is the stage's dense program).
-        schedule: FThenB, 1F1B, Eager1F1B or VPP.
+        schedule: FThenB, 1F1B, Eager1F1B, VPP, ZBH1 or ZBVPP.
         stage, num_stages: this rank's pipeline stage and the pipeline degree.
         micro_batches: micro-batches per step. vpp: model chunks per stage (VPP only).
         origin: ``time.perf_counter()`` value that trace timestamps count from (share it across
@@ -279,6 +303,8 @@ class StageRunner:
         except ValueError as error:
             raise PipelineError(str(error)) from error
         scheduled = {job.type for job in self.jobs}
+        if "backward" in scheduled:  # ZBH1's whole backward runs both halves
+            scheduled |= {"backward_b", "backward_w"}
         skipped = {t: ops for t, ops in self.job_ops.items() if ops and t not in scheduled}
         if skipped:
             t, ops = next(iter(skipped.items()))
@@ -290,6 +316,7 @@ class StageRunner:
             m: [i for job in self.jobs if job.micro_batch == m for i in self.job_ops.get(job.type, [])]
             for m in range(micro_batches)
         }
+        self.v_shape = uses_v_shape(schedule)
 
     def step(self, feeds: Sequence[Mapping[str, Any]], scope: MutableMapping[str, Any]) -> StepResult:
         """Run the job list once. ``feeds[m]``: the inputs of micro-batch m (data name -> array of
@@ -310,7 +337,8 @@ class StageRunner:
             start = time.perf_counter()
             executor.run_ops(
                 indices, envs[m], feeds=feeds[m], scope=scope, outputs=outputs[m],
-                p2p_key=lambda op, job=job: message_key(op, job, self.stage, self.num_stages),
+                p2p_key=lambda op, job=job: message_key(op, job, self.stage, self.num_stages,
+                                                        self.v_shape),
                 op_events=events if self.trace_ops else None, origin=self.origin)
             end = time.perf_counter()
             events.append(TraceEvent(

@@ -15,7 +15,11 @@ from typing import Any
 
 import attrs
 
-__all__ = ["TraceEvent", "chrome_trace", "write_chrome_trace"]
+__all__ = ["TraceEvent", "chrome_trace", "write_chrome_trace", "JOB_KINDS", "job_counts"]
+
+JOB_KINDS = ("recv_forward", "forward", "backward", "backward_b", "backward_w", "send_backward",
+             "optimizer")
+"""The categories of pipeline job events (a job's kind, `schedules.Job.kind`), in print order."""
 
 
 def _non_negative(instance: Any, attribute: attrs.Attribute, value: float) -> None:
@@ -38,6 +42,18 @@ class TraceEvent:
     duration: float = attrs.field(validator=_non_negative)
     category: str = "compute"
     args: dict = attrs.field(factory=dict)
+
+
+def job_counts(events: Iterable[TraceEvent]) -> dict[int, dict[str, int]]:
+    """Per rank, how many pipeline jobs of each kind its events record (categories of JOB_KINDS;
+    op and collective events are not counted), kinds in JOB_KINDS order."""
+    counts: dict[int, dict[str, int]] = {}
+    for event in events:
+        if event.category in JOB_KINDS:
+            per_rank = counts.setdefault(event.rank, {})
+            per_rank[event.category] = per_rank.get(event.category, 0) + 1
+    return {rank: {k: per_rank[k] for k in JOB_KINDS if k in per_rank}
+            for rank, per_rank in sorted(counts.items())}
 
 
 def chrome_trace(events: Iterable[TraceEvent]) -> dict:

@@ -7,6 +7,7 @@ which placement change, which ops); these say only what the rule language has no
   program's process-group table, journaled);
 - type constructors for the intermediate states: ``replicated``, ``placed``, ``resized``,
   ``transposed``, ``gathered``, ``piece_types``, ``vec``, ``replicated_array``;
+- ``dense_reshaped(t, shape)`` — a dense type with another shape (``rules/split_backward.rw``);
 - ``shard_sizes(size, parts)`` — the sections of the uneven split rule;
 - ``dtype_attr(name)`` and ``cpu_place()`` — the bare-word attribute values ``float32`` and
   ``Place(cpu)``.
@@ -23,6 +24,7 @@ import itertools
 from rulepass.engine.ir.attributes import Place, Symbol
 from rulepass.engine.rewrite.functions import function
 from rulepass.engine.ir.types import (
+    DenseTensorType,
     DistTensorType,
     Partial,
     ProcessMesh,
@@ -159,6 +161,27 @@ def gathered(program, t, mesh_dim: int, rank: int) -> DistTensorType:
     return resized(program, _with(out, placements), 0, stacked)
 
 
+@function("dense_reshaped")
+def dense_reshaped(program, t, shape) -> DenseTensorType:
+    """Dense type ``t`` with shape ``shape`` (a list of ints), the type of ``reshape(x, shape)``.
+
+    Raises ValueError (a rule error naming the rule) for a non-dense ``t`` or a shape holding
+    another number of elements (dynamic ``-1`` sizes are not resolved)."""
+    if not isinstance(t, DenseTensorType):
+        raise ValueError(f"dense_reshaped needs a dense tensor type, got {t}")
+    shape = [int(d) for d in shape]
+    if -1 not in shape and -1 not in t.shape and _elements(shape) != _elements(t.shape):
+        raise ValueError(f"cannot reshape {t} to {shape}: the element counts differ")
+    return DenseTensorType(tuple(shape), t.dtype)
+
+
+def _elements(shape) -> int:
+    count = 1
+    for d in shape:
+        count *= d
+    return count
+
+
 @function("shard_sizes")
 def shard_sizes(program, size: int, parts: int) -> list[int]:
     """Sizes of the ``parts`` pieces of ``size`` under the uneven rule (leading pieces get the
@@ -208,5 +231,6 @@ def cpu_place(program) -> Place:
 
 __all__ = [
     "slice_groups", "mesh_group", "replicated", "placed", "resized", "transposed", "gathered",
+    "dense_reshaped",
     "shard_sizes", "piece_types", "vec", "replicated_array", "dtype_attr", "cpu_place",
 ]

@@ -66,6 +66,7 @@ def _run_example(args) -> int:
     from rulepass.example import ExampleError, load_example
     from rulepass.report import print_report
     from rulepass.run import RunOptions, run_distributed, run_local, summarize, write_outputs
+    from rulepass.runtime.trace import job_counts
 
     if args.steps is not None and args.steps < 1:
         raise ExampleError(f"--steps must be at least 1, got {args.steps}")
@@ -87,6 +88,7 @@ def _run_example(args) -> int:
         return 0
     records, losses, comm, events, schedule, micro_batches = result
     report = summarize(example, records, losses, comm, schedule, micro_batches)
+    report.jobs = job_counts(events)
     print_report(console, Path(args.example).name, report)
     if options.out is not None:
         write_outputs(options.out, records, events, report)
