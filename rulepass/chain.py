@@ -3,7 +3,7 @@
 A flat list of named steps (:data:`CHAIN`), in Paddle 3.3.1's order
 (``python/paddle/distributed/auto_parallel/static/engine.py`` → ``pir_pass.py``):
 
-    complete_chunk_id      VPP only                        rules/complete_chunk_id.rw
+    complete_chunk_id      VPP only (ZBVPP: the V layout)  rules/complete_chunk_id.rw
     append_backward        grad definitions                rules/grad.rw, engine/paddle/backward.py
     grad_chunk                                             rules/grad_chunk.rw
     optimizer              sgd_ / adamw_, gradient merge   engine/paddle/optimizer.py
@@ -140,7 +140,9 @@ def _zero_bubble_only(state: ChainState) -> bool:
 CHAIN = [
     Step("complete_chunk_id", rule_pass("complete_chunk_id", pp_degree=lambda s: s.pp,
                                         vpp_degree=lambda s: s.vpp,
-                                        seg_method=lambda s: s.seg_method), _vpp_only),
+                                        seg_method=lambda s: s.seg_method,
+                                        v_shape=lambda s: s.schedule.lower() == "zbvpp"),
+         _vpp_only),
     Step("append_backward", _backward),
     Step("grad_chunk", rule_pass("grad_chunk")),
     Step("optimizer", _optimizer),

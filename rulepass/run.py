@@ -26,6 +26,7 @@ from rulepass.engine.paddle.optimizer import optimizer_state_initial_values
 from rulepass.engine.pir.parse import parse_program
 from rulepass.engine.pir.printer import print_program
 from rulepass.example import Example, ExampleError
+from rulepass.micro_batches import rederive_micro_batches
 from rulepass.runtime.executor import persistable_data
 from rulepass.runtime.pipeline import RankProgram, mean_losses, run_rank
 from rulepass.runtime.timeline import bubble_fraction
@@ -183,6 +184,7 @@ def compile_all(example: Example, options: RunOptions, ranks) -> tuple[dict, dic
     rules = load_rules(list(options.rules), installed=True)
     par = example.parallel
     micro_batches = options.micro_batches or par.micro_batches
+    rederive_micro_batches(example, forward, micro_batches)
     compiled = {r: compile_rank(forward, rules, r, pp=par.pp, vpp=par.vpp,
                                 seg_method=par.seg_method, micro_batches=micro_batches,
                                 optimizer=example.optimizer,

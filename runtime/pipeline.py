@@ -303,8 +303,11 @@ class StageRunner:
         except ValueError as error:
             raise PipelineError(str(error)) from error
         scheduled = {job.type for job in self.jobs}
-        if "backward" in scheduled:  # ZBH1's whole backward runs both halves
+        # ZBH1: a whole backward runs both halves; "backward" lists the ops of both
+        if "backward" in scheduled:
             scheduled |= {"backward_b", "backward_w"}
+        if {"backward_b", "backward_w"} <= scheduled:
+            scheduled.add("backward")
         skipped = {t: ops for t, ops in self.job_ops.items() if ops and t not in scheduled}
         if skipped:
             t, ops = next(iter(skipped.items()))

@@ -126,7 +126,8 @@ def stage_meshes(program: Program) -> list[ProcessMesh]:
     return sorted(meshes, key=lambda m: m.process_ids[0])
 
 
-def deal_layers(layer_stages, pp_degree: int, vpp_degree: int) -> tuple[list[int], list[int]]:
+def deal_layers(layer_stages, pp_degree: int, vpp_degree: int,
+                v_shape: bool = False) -> tuple[list[int], list[int]]:
     """Deal layers to virtual chunks as Paddle does; returns (chunk id, new stage) per layer.
 
     `layer_stages[i]` is the stage layer i was written for; only the count of layers per stage
@@ -137,8 +138,14 @@ def deal_layers(layer_stages, pp_degree: int, vpp_degree: int) -> tuple[list[int
     chunk_id 0 = layers 0-1 (stage 0), 2-3 (stage 1), 4 (stage 2), 5 (stage 3); chunk_id 1 =
     layers 6, 7, 8, 9 on stages 0..3.
 
+    `v_shape` (ZBVPP): the chunks of odd chunk_id run the stages backwards, chunk c on stage
+    pp-1 - c % pp, so the model turns at the last (and, for vpp > 2, the first) stage; with an
+    even vpp the last layer, and so the loss, is on stage 0.
+
     Raises VppLayoutError when a stage holds fewer layers than `vpp_degree`.
-    Source: Paddle ``pir_pass.complete_chunk_id`` step 3.
+    Source: Paddle ``pir_pass.complete_chunk_id`` step 3; the V from the old-IR
+    ``static/completion.py`` ``_complete_chunk_id`` (``seg_pp_stage.reverse()`` for ZBVPP), which
+    3.3.1's PIR pass does not have (it rejects ZBVPP).
     """
     per_stage = [0] * pp_degree
     for stage in layer_stages:
@@ -153,14 +160,23 @@ def deal_layers(layer_stages, pp_degree: int, vpp_degree: int) -> tuple[list[int
             f"every stage needs at least vpp_degree layers so that each virtual chunk gets one "
             f"(layers per stage: {per_stage})")
     num_chunks = pp_degree * vpp_degree
+
+    def upward(chunk_id: int) -> bool:
+        return not v_shape or chunk_id % 2 == 0
+
+    def stage_of(c: int) -> int:  # the stage of virtual chunk c
+        return c % pp_degree if upward(c // pp_degree) else pp_degree - 1 - c % pp_degree
+
     chunk_layers = [0] * num_chunks
     for stage in range(pp_degree):
         for k in range(per_stage[stage]):
-            chunk_layers[(k % vpp_degree) * pp_degree + stage] += 1
+            chunk_id = k % vpp_degree
+            offset = stage if upward(chunk_id) else pp_degree - 1 - stage
+            chunk_layers[chunk_id * pp_degree + offset] += 1
     chunks, stages = [], []
     for c in range(num_chunks):
         chunks.extend([c // pp_degree] * chunk_layers[c])
-        stages.extend([c % pp_degree] * chunk_layers[c])
+        stages.extend([stage_of(c)] * chunk_layers[c])
     return chunks, stages
 
 
@@ -177,7 +193,8 @@ def check_vpp_config(pp_degree: int, vpp_degree: int, seg_method: str) -> None:
             "to find the layers")
 
 
-def vpp_layout(program: Program, pp_degree: int, vpp_degree: int, seg_method: str) -> VppLayout | None:
+def vpp_layout(program: Program, pp_degree: int, vpp_degree: int, seg_method: str,
+               v_shape: bool = False) -> VppLayout | None:
     """The VPP layout of `program`'s top block, or None when there is nothing to do (vpp < 2).
 
     Layers are found by `seg_method` in `struct_name` (:func:`segment_of`); ops before the second
@@ -261,7 +278,7 @@ def vpp_layout(program: Program, pp_degree: int, vpp_degree: int, seg_method: st
         if name == layers[len(starts)]:
             starts.append(i)
     starts.append(len(ops))
-    chunk_of_layer, stage_of_layer = deal_layers(layer_stages, pp_degree, vpp_degree)
+    chunk_of_layer, stage_of_layer = deal_layers(layer_stages, pp_degree, vpp_degree, v_shape)
     if len(chunk_of_layer) != len(layers):
         raise VppLayoutError(f"found {len(layers)} layers but {len(chunk_of_layer)} layer stage "
                              "changes; an op between layers sits on a stage mesh")
@@ -269,6 +286,7 @@ def vpp_layout(program: Program, pp_degree: int, vpp_degree: int, seg_method: st
         raise VppLayoutError(f"pp_degree is {pp_degree} but the program has {len(meshes)} stage "
                              f"meshes: {[list(m.process_ids) for m in meshes]}")
 
+    loss_moves = v_shape and vpp_degree % 2 == 0
     placements: dict = {}
     for layer in range(len(layers)):
         chunk = chunk_of_layer[layer]
@@ -277,7 +295,9 @@ def vpp_layout(program: Program, pp_degree: int, vpp_degree: int, seg_method: st
         i = begin
         while i < end:
             op = ops[i]
-            moves = reorder and names[i] is not None
+            # ZBVPP with an even vpp computes the loss on stage 0, where the V ends: the ops after
+            # the last layer move there too (old-IR completion.py, step 5)
+            moves = reorder and (names[i] is not None or (loss_moves and i > seg_indices[-1]))
             if op.name == "dist_op.dtensor_to_local":
                 j = i + 1
                 while j < len(ops) and ops[j].name != "dist_op.dtensor_from_local":
@@ -437,19 +457,22 @@ _LAYOUTS: "weakref.WeakKeyDictionary[Program, tuple]" = weakref.WeakKeyDictionar
 
 
 @function("vpp_start", live=True)
-def vpp_start(program: Program, op: Operation, pp: int, vpp: int, seg: str) -> str:
-    """Rule function `vpp_start(op, pp, vpp, seg_method)`: at the top block's first op, compute the
-    VPP layout of the program as it is now and keep it for the other `vpp_*` functions; returns ""
-    when the layout can be computed, else the reason (:class:`VppLayoutError`'s message). At any
-    other op it returns the kept answer without recomputing."""
+def vpp_start(program: Program, op: Operation, pp: int, vpp: int, seg: str,
+              v_shape: bool = False) -> str:
+    """Rule function `vpp_start(op, pp, vpp, seg_method[, v_shape])`: at the top block's first op,
+    compute the VPP layout of the program as it is now (`v_shape`: ZBVPP's V, see
+    :func:`deal_layers`) and keep it for the other `vpp_*` functions; returns "" when the layout
+    can be computed, else the reason (:class:`VppLayoutError`'s message). At any other op it
+    returns the kept answer without recomputing."""
+    key = (pp, vpp, seg, bool(v_shape))
     if op.block is program.block and op.prev_op is None:
         try:
-            _LAYOUTS[program] = ((pp, vpp, seg), vpp_layout(program, pp, vpp, seg), "")
+            _LAYOUTS[program] = (key, vpp_layout(program, pp, vpp, seg, bool(v_shape)), "")
         except VppLayoutError as error:
-            _LAYOUTS[program] = ((pp, vpp, seg), None, str(error))
+            _LAYOUTS[program] = (key, None, str(error))
         _LAST[0] = _LAST[1] = None  # the kept layout changed
     kept = _LAYOUTS.get(program)
-    return kept[2] if kept is not None and kept[0] == (pp, vpp, seg) else ""
+    return kept[2] if kept is not None and kept[0] == key else ""
 
 
 #: (weak reference to the program, its layout): the rules ask for the placement of ops of one
