@@ -7,9 +7,6 @@ import sys
 
 REGISTRY: dict = {}
 
-#: the schedules of runtime/schedules.py SCHEDULES (kept here so parsing arguments imports no runtime)
-SCHEDULE_CHOICES = ["FThenB", "1F1B", "Eager1F1B", "VPP", "ZBH1", "ZBVPP"]
-
 
 def command(name: str):
     """Decorator: ``register(subparsers)`` adds the sub-parser of command ``name``."""
@@ -23,8 +20,10 @@ def command(name: str):
 
 @command("jobs")
 def _register_jobs(sub) -> None:
+    from rulepass.runtime.schedules import SCHEDULES
+
     p = sub.add_parser("jobs", help="print a pipeline schedule's job list for one stage")
-    p.add_argument("--schedule", required=True, choices=SCHEDULE_CHOICES)
+    p.add_argument("--schedule", required=True, choices=list(SCHEDULES))
     p.add_argument("--pp", type=int, required=True, help="pipeline degree (stages)")
     p.add_argument("--vpp", type=int, default=None, help="virtual chunks per stage (VPP, ZBVPP)")
     p.add_argument("--stage", type=int, required=True, help="this stage, 0-based")
@@ -46,9 +45,14 @@ def _register_run(sub) -> None:
     p = sub.add_parser("run", help="rewrite a distributed program per rank, run every rank and "
                                    "check the losses against the single-device reference")
     p.add_argument("example", metavar="EXAMPLE", help="an example folder (see examples/)")
-    p.add_argument("--backend", choices=["local", "mpi", "nccl"], default="local")
+    from rulepass.runtime.comm.backends import BACKENDS
+
+    p.add_argument("--backend", choices=list(BACKENDS), default="local",
+                   help="; ".join(f"{b.name}: {b.help}" for b in BACKENDS.values()))
     p.add_argument("--steps", type=int, default=None, help="steps to run (default: all)")
-    p.add_argument("--schedule", choices=SCHEDULE_CHOICES, default=None)
+    from rulepass.runtime.schedules import SCHEDULES
+
+    p.add_argument("--schedule", choices=list(SCHEDULES), default=None)
     p.add_argument("--micro-batches", type=int, default=None, dest="micro_batches")
     p.add_argument("--rules", action="append", default=[], metavar="PATH",
                    help="more .rw files or folders (repeatable)")
@@ -66,6 +70,7 @@ def _run_example(args) -> int:
     from rulepass.example import ExampleError, load_example
     from rulepass.report import print_report
     from rulepass.run import RunOptions, run_distributed, run_local, summarize, write_outputs
+    from rulepass.runtime.comm.backends import BACKENDS
     from rulepass.runtime.trace import job_counts
 
     if args.steps is not None and args.steps < 1:
@@ -80,7 +85,7 @@ def _run_example(args) -> int:
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("training", total=steps)
         advance = lambda step: progress.update(task, completed=step + 1)  # noqa: E731
-        if options.backend == "local":
+        if not BACKENDS[options.backend].per_process:
             result = run_local(example, options, advance)
         else:
             result = run_distributed(example, options, advance)
