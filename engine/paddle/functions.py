@@ -138,14 +138,10 @@ def deal_layers(layer_stages, pp_degree: int, vpp_degree: int,
     chunk_id 0 = layers 0-1 (stage 0), 2-3 (stage 1), 4 (stage 2), 5 (stage 3); chunk_id 1 =
     layers 6, 7, 8, 9 on stages 0..3.
 
-    `v_shape` (ZBVPP): the chunks of odd chunk_id run the stages backwards, chunk c on stage
-    pp-1 - c % pp, so the model turns at the last (and, for vpp > 2, the first) stage; with an
-    even vpp the last layer, and so the loss, is on stage 0.
-
+    `v_shape` (ZBVPP): odd chunk ids run the stages backwards (chunk c on stage pp-1 - c % pp).
     Raises VppLayoutError when a stage holds fewer layers than `vpp_degree`.
-    Source: Paddle ``pir_pass.complete_chunk_id`` step 3; the V from the old-IR
-    ``static/completion.py`` ``_complete_chunk_id`` (``seg_pp_stage.reverse()`` for ZBVPP), which
-    3.3.1's PIR pass does not have (it rejects ZBVPP).
+    Source: Paddle ``pir_pass.complete_chunk_id`` step 3; the V from old-IR ``completion.py``
+    (``seg_pp_stage.reverse()`` for ZBVPP; 3.3.1's PIR pass rejects ZBVPP).
     """
     per_stage = [0] * pp_degree
     for stage in layer_stages:
@@ -161,23 +157,23 @@ def deal_layers(layer_stages, pp_degree: int, vpp_degree: int,
             f"(layers per stage: {per_stage})")
     num_chunks = pp_degree * vpp_degree
 
-    def upward(chunk_id: int) -> bool:
-        return not v_shape or chunk_id % 2 == 0
-
-    def stage_of(c: int) -> int:  # the stage of virtual chunk c
-        return c % pp_degree if upward(c // pp_degree) else pp_degree - 1 - c % pp_degree
-
     chunk_layers = [0] * num_chunks
     for stage in range(pp_degree):
         for k in range(per_stage[stage]):
-            chunk_id = k % vpp_degree
-            offset = stage if upward(chunk_id) else pp_degree - 1 - stage
-            chunk_layers[chunk_id * pp_degree + offset] += 1
+            chunk_id = k % vpp_degree  # stage s is the (s or pp-1-s)-th of its chunk's run
+            chunk_layers[chunk_id * pp_degree + _chunk_stage(chunk_id * pp_degree + stage,
+                                                             pp_degree, v_shape)] += 1
     chunks, stages = [], []
     for c in range(num_chunks):
         chunks.extend([c // pp_degree] * chunk_layers[c])
-        stages.extend([stage_of(c)] * chunk_layers[c])
+        stages.extend([_chunk_stage(c, pp_degree, v_shape)] * chunk_layers[c])
     return chunks, stages
+
+
+def _chunk_stage(c: int, pp_degree: int, v_shape: bool) -> int:
+    """The stage of virtual chunk c: c % pp, counted from the last stage for odd chunk ids (V)."""
+    upward = not v_shape or (c // pp_degree) % 2 == 0
+    return c % pp_degree if upward else pp_degree - 1 - c % pp_degree
 
 
 def check_vpp_config(pp_degree: int, vpp_degree: int, seg_method: str) -> None:
