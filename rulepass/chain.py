@@ -3,7 +3,7 @@
 A flat list of named steps (:data:`CHAIN`), in Paddle 3.3.1's order
 (``python/paddle/distributed/auto_parallel/static/engine.py`` → ``pir_pass.py``):
 
-    complete_chunk_id      VPP only (ZBVPP: the V layout)  rules/complete_chunk_id.rw
+    complete_chunk_id      VPP only (ZBVPP, ZBV: a V)      rules/complete_chunk_id.rw
     append_backward        grad definitions                rules/grad.rw, engine/paddle/backward.py
     grad_chunk                                             rules/grad_chunk.rw
     optimizer              sgd_ / adamw_, gradient merge   engine/paddle/optimizer.py
@@ -19,7 +19,7 @@ A flat list of named steps (:data:`CHAIN`), in Paddle 3.3.1's order
     dist_to_dense                                          rules/dist_to_dense.rw
     drop_trivial_comm                                      rules/drop_trivial_comm.rw
     sp_fusion                                              rules/sp_fusion.rw
-    split_backward         ZBH1 / ZBVPP only: B and W ops  rules/split_backward.rw
+    split_backward         zero bubble only: B and W ops   rules/split_backward.rw
 
 Rule passes run through the engine (fixpoint or sweep, traced, transactional); the three Python
 steps build what Paddle builds in Python too. :func:`compile_rank` returns the rank's program and
@@ -134,14 +134,14 @@ def _vpp_only(state: ChainState) -> bool:
 def _zero_bubble_only(state: ChainState) -> bool:
     # Paddle splits the backward when it builds the zero-bubble job programs
     # (pipeline_vpp.py _partial_pir_programs with split_backward), i.e. on the dense program.
-    return state.schedule.lower() in ("zbh1", "zbvpp")
+    return state.schedule.lower() in ("zbh1", "zbvpp", "zbv")
 
 
 CHAIN = [
     Step("complete_chunk_id", rule_pass("complete_chunk_id", pp_degree=lambda s: s.pp,
                                         vpp_degree=lambda s: s.vpp,
                                         seg_method=lambda s: s.seg_method,
-                                        v_shape=lambda s: s.schedule.lower() == "zbvpp"),
+                                        v_shape=lambda s: s.schedule.lower() in ("zbvpp", "zbv")),
          _vpp_only),
     Step("append_backward", _backward),
     Step("grad_chunk", rule_pass("grad_chunk")),

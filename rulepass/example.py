@@ -30,7 +30,7 @@ import numpy as np
 
 from rulepass.engine.errors import RulepassError
 
-SCHEDULES = ("FThenB", "1F1B", "Eager1F1B", "VPP", "ZBH1", "ZBVPP")
+SCHEDULES = ("FThenB", "1F1B", "Eager1F1B", "VPP", "ZBH1", "ZBVPP", "ZBV")
 KNOWN = {
     "parallel": {"world_size", "pp", "vpp", "mp", "dp", "schedule", "micro_batches",
                  "seg_method"},

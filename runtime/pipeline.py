@@ -19,7 +19,7 @@ values crossing jobs stay in the micro-batch's environment.
 - ``ZBH1``: the 1F1B regions, without separate recv/send jobs, the backward region cut into
   ``backward_b`` (input grads) and ``backward_w`` (weight grads, :mod:`.backward_split`); a
   ``backward`` job runs both, in program order.
-- ``ZBVPP``: the VPP split, likewise cut into ``forward{c}``, ``backward_b{c}``, ``backward_w{c}``
+- ``ZBVPP`` and ``ZBV``: the VPP split, likewise cut into ``forward{c}``, ``backward_b{c}``, ``backward_w{c}``
   and ``optimizer`` (Paddle's ``_split_program_for_vpp`` with ``split_bw``).
 - ``VPP``: per model chunk: ``recv_forward{c}``, ``forward{c}``, ``backward{c}``,
   ``send_backward{c}``, and ``optimizer``. The chunk is the op's ``chunk_id`` attribute; an op
@@ -220,13 +220,14 @@ _SPLITTERS: dict[str, Callable[[Sequence[Operation]], list[str]]] = {
     "vpp": _split_vpp,
     "zbh1": _split_zbh1,
     "zbvpp": _split_zbvpp,
+    "zbv": _split_zbvpp,
 }
 
 
 def split_jobs(program: Program, schedule: str) -> dict[str, list[int]]:
     """Job type -> positions of the top-level ops of ``program`` that job runs, in program order.
 
-    ``schedule``: ``FThenB``, ``1F1B``, ``Eager1F1B``, ``VPP``, ``ZBH1`` or ``ZBVPP``
+    ``schedule``: ``FThenB``, ``1F1B``, ``Eager1F1B``, ``VPP``, ``ZBH1``, ``ZBVPP`` or ``ZBV``
     (case-insensitive). Every op lands in exactly one type, except that under ZBH1 the type
     ``backward`` also lists the ops of ``backward_b`` and ``backward_w`` together (the job that runs
     a whole backward). Raises PipelineError for an unknown schedule or an op that cannot be placed.
@@ -234,7 +235,7 @@ def split_jobs(program: Program, schedule: str) -> dict[str, list[int]]:
     splitter = _SPLITTERS.get(schedule.lower())
     if splitter is None:
         raise PipelineError(f"unknown schedule {schedule!r}; expected FThenB, 1F1B, Eager1F1B, VPP, "
-                            "ZBH1 or ZBVPP")
+                            "ZBH1, ZBVPP or ZBV")
     ops = list(program.block)
     jobs: dict[str, list[int]] = {}
     for i, job_type in enumerate(splitter(ops)):
@@ -276,7 +277,7 @@ class StageRunner:
 
     Args:
         executor: the rank's Executor (its program is the stage's dense program).
-        schedule: FThenB, 1F1B, Eager1F1B, VPP, ZBH1 or ZBVPP.
+        schedule: FThenB, 1F1B, Eager1F1B, VPP, ZBH1, ZBVPP or ZBV.
         stage, num_stages: this rank's pipeline stage and the pipeline degree.
         micro_batches: micro-batches per step. vpp: model chunks per stage (VPP only).
         origin: ``time.perf_counter()`` value that trace timestamps count from (share it across

@@ -37,7 +37,7 @@ import attrs
 
 from rulepass.engine.errors import RulepassError
 from rulepass.runtime.zero_bubble import (ZeroBubbleConfigError, v_shape_virtual_stage, zbh1_jobs,
-                                          zbvpp_schedule)
+                                          zbv_jobs, zbvpp_schedule)
 
 __all__ = [
     "SCHEDULES",
@@ -252,6 +252,15 @@ def _zbvpp(pp: int, stage: int, micro_batches: int, vpp: int) -> list[Job]:
     return jobs + [Job("optimizer", 0)]
 
 
+def _zbv(pp: int, stage: int, micro_batches: int, vpp: int) -> list[Job]:
+    """ZB-V (Qi et al., as PyTorch's ScheduleZBVZeroBubble builds it): two chunks per stage in a V;
+    see `zero_bubble.zbv_jobs`. Not a Paddle schedule."""
+    if vpp != 2:
+        raise ScheduleError(f"ZBV runs exactly 2 model chunks per stage (--vpp 2), got {vpp}")
+    jobs = [Job(f"{kind}{chunk}", micro_batch) for kind, chunk, micro_batch in zbv_jobs(pp, stage, micro_batches)]
+    return jobs + [Job("optimizer", 0)]
+
+
 SCHEDULES: dict[str, Callable[[int, int, int, int], list[Job]]] = {
     "FThenB": _fthenb,
     "1F1B": _one_f_one_b,
@@ -259,6 +268,7 @@ SCHEDULES: dict[str, Callable[[int, int, int, int], list[Job]]] = {
     "VPP": _vpp,
     "ZBH1": _zbh1,
     "ZBVPP": _zbvpp,
+    "ZBV": _zbv,
 }
 """Schedule name (as in Paddle's `pipeline_scheduler_<name>` pass) -> job list builder."""
 
@@ -279,9 +289,9 @@ def _check(schedule: str, pp: int, stage: int, micro_batches: int, vpp: int) -> 
         raise ScheduleError(f"micro-batches must be at least 1, got {micro_batches}")
     if vpp < 1:
         raise ScheduleError(f"vpp must be at least 1, got {vpp}")
-    if vpp != 1 and _schedule(schedule) not in (_vpp, _zbvpp):
+    if vpp != 1 and _schedule(schedule) not in (_vpp, _zbvpp, _zbv):
         raise ScheduleError(f"{schedule} has one model chunk per stage; --vpp {vpp} needs --schedule VPP"
-                            " or ZBVPP")
+                            ", ZBVPP or ZBV")
 
 
 def job_list(schedule: str, pp: int, stage: int, micro_batches: int, vpp: int = 1) -> list[Job]:
@@ -321,8 +331,8 @@ def split_micro_batches(batch_size: int, micro_batches: int) -> list[slice]:
 
 
 def uses_v_shape(schedule: str) -> bool:
-    """Whether `schedule` lays model chunks out as a V (ZBVPP) rather than interleaved (VPP)."""
-    return _schedule(schedule) is _zbvpp
+    """Whether `schedule` lays model chunks out as a V (ZBVPP, ZBV) rather than interleaved (VPP)."""
+    return _schedule(schedule) in (_zbvpp, _zbv)
 
 
 def virtual_stage(stage: int, chunk: int, pp: int, v_shape: bool = False) -> int:

@@ -14,7 +14,11 @@ fill bubbles). A plain ``backward`` job runs both.
   memory tables nothing fills; as Paddle's earlier versions had it, every job here uses no memory
   and there is no memory limit, so every memory check of the creator passes and is left out.
 
-Both return plain ``(type, chunk, micro_batch)`` triples; :mod:`.schedules` turns them into jobs.
+- ZB-V (:func:`zbv_jobs`): Qi et al.'s hand-made V schedule for two chunks per stage, as PyTorch
+  builds it (``torch/distributed/pipelining/schedules.py`` ``ScheduleZBVZeroBubble``; Paddle 3.3.1
+  has none); zero bubble in the steady phase when F = B = W.
+
+All return plain ``(type, chunk, micro_batch)`` triples; :mod:`.schedules` turns them into jobs.
 
 Reimplements (read, not copied) Paddle 3.3.1
 ``python/paddle/distributed/passes/pipeline_scheduler_pass/pipeline_zero_bubble.py``
@@ -26,7 +30,7 @@ from __future__ import annotations
 
 from collections import deque
 
-__all__ = ["PADDLE_RUNTIMES", "ZeroBubbleConfigError", "zbh1_jobs", "zbvpp_schedule",
+__all__ = ["PADDLE_RUNTIMES", "ZeroBubbleConfigError", "zbh1_jobs", "zbvpp_schedule", "zbv_jobs",
            "v_shape_virtual_stage", "zbvpp_loss_stage"]
 
 PADDLE_RUNTIMES = (61, 72, 71, 34, 3)
@@ -73,6 +77,57 @@ def zbh1_jobs(pp: int, stage: int, micro_batches: int) -> list[tuple[str, int, i
         jobs.append(("backward", 0, backward))
     jobs += [("backward_w", 0, i) for i in range(stage)]
     return jobs
+
+
+def zbv_jobs(pp: int, stage: int, micro_batches: int) -> list[tuple[str, int, int]]:
+    """ZB-V job list of `stage` (two chunks laid out as a V), optimizer not included.
+
+    Warm-up: 2(pp - s) - 1 forwards of chunk 0, then s (F1, F0) pairs, then pp - s times
+    (F1, B1, W1); steady: (F0 while any left, B0, W0, F1, B1, W1) until chunk 1 has caught up;
+    cool-down: s (B0, B1) pairs, pp - s (B0, W0) pairs, then the W jobs still owed, chunk 1 first.
+    The list is built for max(m, 2pp - 1) micro-batches and the jobs of micro-batches >= m are
+    dropped, as PyTorch does (its `None` slots, which only align the ranks' timelines, are left
+    out). Reimplements (read, not copied) PyTorch's ``ScheduleZBVZeroBubble.
+    _calculate_single_rank_operations``.
+    """
+    n = max(2 * pp - 1, micro_batches)
+    jobs: list[tuple[str, int, int]] = []
+    count = {"forward0": 0, "forward1": 0, "backward_b0": 0, "backward_b1": 0}
+
+    def add(kind: str, chunk: int) -> int:
+        micro_batch = count[f"{kind}{chunk}"]
+        count[f"{kind}{chunk}"] += 1
+        jobs.append((kind, chunk, micro_batch))
+        return micro_batch
+
+    def b_then_w(chunk: int) -> None:
+        jobs.append(("backward_w", chunk, add("backward_b", chunk)))
+
+    for _ in range(2 * (pp - stage) - 1):
+        add("forward", 0)
+    for _ in range(stage):
+        add("forward", 1)
+        add("forward", 0)
+    for _ in range(pp - stage):
+        add("forward", 1)
+        b_then_w(1)
+    while count["forward1"] < count["forward0"] or count["forward0"] < n:
+        if count["forward0"] < n:
+            add("forward", 0)
+        b_then_w(0)
+        add("forward", 1)
+        b_then_w(1)
+    w0, w1 = count["backward_b0"], count["backward_b1"]
+    for _ in range(stage):
+        add("backward_b", 0)
+        add("backward_b", 1)
+    for _ in range(pp - stage):
+        add("backward_b", 0)
+        jobs.append(("backward_w", 0, w0))
+        w0 += 1
+    jobs += [("backward_w", 1, i) for i in range(w1, count["backward_b1"])]
+    jobs += [("backward_w", 0, i) for i in range(w0, count["backward_b0"])]
+    return [job for job in jobs if job[2] < micro_batches]
 
 
 def zbvpp_loss_stage(pp: int, vpp: int) -> int:

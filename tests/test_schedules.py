@@ -142,7 +142,7 @@ def test_impossible_configurations_fail_at_plan_time(args, message):
 
 def test_schedule_names_are_case_insensitive():
     assert job_list("fthenb", 2, 0, 2) == job_list("FThenB", 2, 0, 2)
-    assert set(SCHEDULES) == {"FThenB", "1F1B", "Eager1F1B", "VPP", "ZBH1", "ZBVPP"}
+    assert set(SCHEDULES) == {"FThenB", "1F1B", "Eager1F1B", "VPP", "ZBH1", "ZBVPP", "ZBV"}
 
 
 def test_split_micro_batches():

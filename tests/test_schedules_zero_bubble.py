@@ -120,7 +120,7 @@ def test_zbvpp_configuration_errors():
         job_list("ZBVPP", 2, 0, 4, 2)
     with pytest.raises(ScheduleError, match="at least 2 model chunks"):
         job_list("ZBVPP", 2, 0, 2, 1)
-    with pytest.raises(ScheduleError, match="needs --schedule VPP or ZBVPP"):
+    with pytest.raises(ScheduleError, match="needs --schedule VPP, ZBVPP or ZBV"):
         job_list("ZBH1", 2, 0, 4, 2)
     assert {"ZBH1", "ZBVPP"} <= set(SCHEDULES)
 
@@ -153,3 +153,43 @@ def test_jobs_command_line(capsys):
     assert main(["jobs", "--schedule", "ZBVPP", "--pp", "2", "--vpp", "2", "--stage", "0",
                  "--micro-batches", "4"]) == 1
     assert "use --micro-batches 2" in capsys.readouterr().err
+
+
+# -- ZBV: Qi et al.'s V schedule as PyTorch builds it (Paddle 3.3.1 has none) ---------------------
+
+
+def test_zbv_pp2_m4_equals_pytorchs_algorithm():
+    # Traced by hand through torch/distributed/pipelining/schedules.py
+    # ScheduleZBVZeroBubble._calculate_single_rank_operations (F = forward, I = backward_b,
+    # W = backward_w; chunk 0 = stage index `rank`, chunk 1 = num_stages - 1 - rank), the None slots
+    # that align the ranks' timelines left out.
+    assert jobs_command("ZBV", 2, 2, 0, 4) == (
+        "forward0:0 forward0:1 forward0:2 forward1:0 backward_b1:0 backward_w1:0 forward1:1 "
+        "backward_b1:1 backward_w1:1 forward0:3 backward_b0:0 backward_w0:0 forward1:2 backward_b1:2 "
+        "backward_w1:2 backward_b0:1 backward_w0:1 forward1:3 backward_b1:3 backward_w1:3 "
+        "backward_b0:2 backward_w0:2 backward_b0:3 backward_w0:3 optimizer:0")
+    assert jobs_command("ZBV", 2, 2, 1, 4) == (
+        "forward0:0 forward1:0 forward0:1 forward1:1 backward_b1:0 backward_w1:0 forward0:2 "
+        "backward_b0:0 backward_w0:0 forward1:2 backward_b1:1 backward_w1:1 forward0:3 backward_b0:1 "
+        "backward_w0:1 forward1:3 backward_b1:2 backward_w1:2 backward_b0:2 backward_b1:3 "
+        "backward_b0:3 backward_w0:2 backward_w1:3 backward_w0:3 optimizer:0")
+
+
+@pytest.mark.parametrize("pp, m", [(pp, m) for pp in (2, 3, 4, 8) for m in (2 * pp - 1, 2 * pp, 3 * pp, 17)])
+def test_zbv_bubble(pp, m):
+    """With F = B = W = 1 per chunk a stage computes 6m; ZB-V idles only while the pipeline
+    fills: makespan 6m + p - 1, bubble (p-1)/(6m+p-1), for m >= 2p-1."""
+    assert simulate("ZBV", pp, m, 2).makespan == 6 * m + pp - 1
+    assert bubble_fraction("ZBV", pp, 2, m) == pytest.approx((pp - 1) / (6 * m + pp - 1))
+
+
+@pytest.mark.parametrize("pp, m", [(2, 1), (2, 2), (3, 4), (4, 5), (4, 9)])
+def test_zbv_runs_every_job_once_for_any_micro_batch_count(pp, m):
+    for stage in range(pp):
+        jobs = job_list("ZBV", pp, stage, m, 2)
+        kinds = [(j.kind, j.chunk, j.micro_batch) for j in jobs if j.kind != "optimizer"]
+        assert sorted(kinds) == sorted((k, c, b) for k in ("forward", "backward_b", "backward_w")
+                                       for c in (0, 1) for b in range(m))
+    simulate("ZBV", pp, m, 2)  # no deadlock
+    with pytest.raises(ScheduleError, match="exactly 2 model chunks"):
+        job_list("ZBV", pp, 0, m, 3)

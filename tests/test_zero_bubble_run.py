@@ -201,3 +201,12 @@ def test_adamw_under_zbh1_differs_from_paddle_only_by_the_merge_order(monkeypatc
     monkeypatch.setitem(schedules.SCHEDULES, "ZBH1", w_after_b)
     report, _ = run("pp2_1f1b_adamw", schedule="ZBH1")
     assert report.ok, report.param_errors
+
+
+@pytest.mark.parametrize("name", ["pp2_vpp2", "pp2_vpp2_localmap"])
+def test_vpp_examples_train_to_the_reference_under_zbv(name):
+    report, jobs = run(name, schedule="ZBV")  # the examples' own 4 micro-batches
+    assert report.ok, (report.losses, report.param_errors)
+    assert all(counts["backward_w"] == counts["backward_b"] == counts["forward"]
+               for counts in jobs.values())
+    assert report.bubble == pytest.approx(1 / 25)  # (p-1)/(6m+p-1)
