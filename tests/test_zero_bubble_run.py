@@ -140,17 +140,23 @@ def test_impossible_micro_batch_counts_exit_1(args, message):
     assert message in r.stderr and "Traceback" not in r.stderr
 
 
-def test_cli_prints_the_jobs_each_rank_ran():
-    r = rulepass("run", str(EXAMPLES / "pp2_1f1b"), "--schedule", "ZBH1")
+def test_cli_prints_the_jobs_each_rank_ran_and_traces_b_and_w(tmp_path):
+    import json
+
+    r = rulepass("run", str(EXAMPLES / "pp2_1f1b"), "--schedule", "ZBH1", "--out", str(tmp_path))
     assert r.returncode == 0, r.stderr
     assert "jobs each rank ran" in r.stdout
     assert "backward_b 6, backward_w 6" in r.stdout
     assert "bubble fraction: 0.077" in r.stdout
+    events = json.loads((tmp_path / "timeline_rank1.json").read_text())["traceEvents"]
+    assert {"backward_b", "backward_w"} <= {e.get("cat") for e in events}
+    assert json.loads((tmp_path / "summary.json").read_text())["jobs"]["1"]["backward_w"] == 6
 
 
 @pytest.mark.mpi
 @pytest.mark.parametrize("name, args", [("pp2_1f1b", ["--schedule", "ZBH1"]),
-                                        ("pp2_vpp2", ["--schedule", "ZBVPP", "--micro-batches", "2"])])
+                                        ("pp2_vpp2", ["--schedule", "ZBVPP", "--micro-batches", "2"]),
+                                        ("pp2_vpp2", ["--schedule", "ZBV"])])
 def test_zero_bubble_examples_under_mpiexec(name, args):
     pytest.importorskip("mpi4py")
     here = Path(sys.executable).parent / "mpiexec"
