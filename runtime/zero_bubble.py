@@ -5,18 +5,18 @@ A backward is split in two: ``backward_b`` computes the input gradient (what the
 waits for) and ``backward_w`` the weight gradients (which nothing downstream waits for, so they can
 fill bubbles). A plain ``backward`` job runs both.
 
-- ZB-H1 (:func:`zbh1_jobs`): 1F1B whose first ``stage`` backwards are split, their W halves run at
-  the end; the bubble drops from (p-1)/(m+p-1) to (p-1)/(3m+p-1) with F = B = W.
+- ZB-H1 (:func:`zbh1_jobs`): 1F1B whose first ``stage`` backwards (and its last) are split, their W
+  halves run at the end; with F = B = W the bubble drops from (p-1)/(m+p-1) to (p-1)/(3m+p-1) at
+  pp = 2 and to (2p-3)/(3m+2p-3) beyond (Paddle's cool-down runs whole backwards).
 - ZBVPP (:func:`zbvpp_schedule`): Paddle's ``VScheduleCreator``, a greedy list scheduler over two or
   more model chunks per stage laid out as a V (chunk c runs stages 0..p-1 when c is even and
   p-1..0 when odd), placing each job where a cost model (runtimes of F, B, W, the loss and one
   communication) says it fits. Paddle 3.3.1 calls a ``_get_max_memory()`` defined nowhere and reads
   memory tables nothing fills; as Paddle's earlier versions had it, every job here uses no memory
   and there is no memory limit, so every memory check of the creator passes and is left out.
-
 - ZB-V (:func:`zbv_jobs`): Qi et al.'s hand-made V schedule for two chunks per stage, as PyTorch
   builds it (``torch/distributed/pipelining/schedules.py`` ``ScheduleZBVZeroBubble``; Paddle 3.3.1
-  has none); zero bubble in the steady phase when F = B = W.
+  has none); with F = B = W it idles only while the pipeline fills, (p-1)/(6m+p-1).
 
 All return plain ``(type, chunk, micro_batch)`` triples; :mod:`.schedules` turns them into jobs.
 
