@@ -28,6 +28,7 @@ from rulepass.example import Example, ExampleError
 from rulepass.micro_batches import rederive_micro_batches
 from rulepass.runtime.executor import persistable_data
 from rulepass.runtime.pipeline import RankProgram, mean_losses, run_rank
+from rulepass.runtime.schedules import job_list
 from rulepass.runtime.timeline import bubble_fraction
 from rulepass.runtime.sharding import ShardingError, dist_types, local_piece, rank_micro_batch
 
@@ -183,6 +184,9 @@ def compile_all(example: Example, options: RunOptions, ranks) -> tuple[dict, dic
     rules = load_rules(list(options.rules), installed=True)
     par = example.parallel
     micro_batches = options.micro_batches or par.micro_batches
+    if par.pp > 1:  # an impossible schedule configuration fails before anything is compiled
+        for stage in range(par.pp):
+            job_list(options.schedule or par.schedule, par.pp, stage, micro_batches, par.vpp)
     rederive_micro_batches(example, forward, micro_batches)
     compiled = {r: compile_rank(forward, rules, r, pp=par.pp, vpp=par.vpp,
                                 seg_method=par.seg_method, micro_batches=micro_batches,
