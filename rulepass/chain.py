@@ -134,7 +134,7 @@ def _vpp_only(state: ChainState) -> bool:
 def _zero_bubble_only(state: ChainState) -> bool:
     # Paddle splits the backward when it builds the zero-bubble job programs
     # (pipeline_vpp.py _partial_pir_programs with split_backward), i.e. on the dense program.
-    return state.schedule.lower() in ("zbh1", "zbvpp", "zbv")
+    return state.pp > 1 and state.schedule.lower() in ("zbh1", "zbvpp", "zbv")
 
 
 CHAIN = [
