@@ -57,9 +57,11 @@ def print_report(console: Console, name: str, report: Report) -> None:
     if report.jobs:
         jobs = Table(title="jobs each rank ran (all steps)", title_justify="left")
         jobs.add_column("rank", justify="right")
+        jobs.add_column("stage", justify="right")
         jobs.add_column("jobs")
         for rank, counts in report.jobs.items():
-            jobs.add_row(str(rank), ", ".join(f"{kind} {n}" for kind, n in counts.items()))
+            jobs.add_row(str(rank), str(report.stages.get(rank, "")),
+                         ", ".join(f"{kind} {n}" for kind, n in counts.items()))
         console.print(jobs)
 
     worst = max(report.param_errors.items(), key=lambda kv: kv[1], default=(None, 0.0))

@@ -62,6 +62,7 @@ class Report:
     rtol: float
     ok: bool
     jobs: dict = attrs.field(factory=dict)  # rank -> {job kind: count}, all steps
+    stages: dict = attrs.field(factory=dict)  # rank -> its pipeline stage
 
 
 def stage_of(rank: int, world_size: int, pp: int) -> int:

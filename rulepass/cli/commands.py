@@ -69,7 +69,8 @@ def _run_example(args) -> int:
 
     from rulepass.example import ExampleError, load_example
     from rulepass.report import print_report
-    from rulepass.run import RunOptions, run_distributed, run_local, summarize, write_outputs
+    from rulepass.run import (RunOptions, run_distributed, run_local, stage_of, summarize,
+                              write_outputs)
     from rulepass.runtime.comm.backends import BACKENDS
     from rulepass.runtime.trace import job_counts
 
@@ -94,6 +95,8 @@ def _run_example(args) -> int:
     records, losses, comm, events, schedule, micro_batches = result
     report = summarize(example, records, losses, comm, schedule, micro_batches)
     report.jobs = job_counts(events)
+    par = example.parallel
+    report.stages = {rank: stage_of(rank, par.world_size, par.pp) for rank in report.jobs}
     print_report(console, Path(args.example).name, report)
     if options.out is not None:
         write_outputs(options.out, records, events, report)
