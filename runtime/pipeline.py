@@ -19,8 +19,8 @@ values crossing jobs stay in the micro-batch's environment.
 - ``ZBH1``: the 1F1B regions, without separate recv/send jobs, the backward region cut into
   ``backward_b`` (input grads) and ``backward_w`` (weight grads, :mod:`.backward_split`); a
   ``backward`` job runs both, in program order.
-- ``ZBVPP`` and ``ZBV``: the VPP split, likewise cut into ``forward{c}``, ``backward_b{c}``, ``backward_w{c}``
-  and ``optimizer`` (Paddle's ``_split_program_for_vpp`` with ``split_bw``).
+- ``ZBVPP`` and ``ZBV``: the VPP split, likewise cut into ``forward{c}``, ``backward_b{c}``,
+  ``backward_w{c}`` and ``optimizer`` (Paddle's ``_split_program_for_vpp`` with ``split_bw``).
 - ``VPP``: per model chunk: ``recv_forward{c}``, ``forward{c}``, ``backward{c}``,
   ``send_backward{c}``, and ``optimizer``. The chunk is the op's ``chunk_id`` attribute; an op
   outside the optimizer with chunk -1 takes its neighbours' (``infer_chunk_id``). An op_role other
@@ -39,8 +39,9 @@ none of its own.
 **Messages**: a ``send_v2``/``recv_v2`` of the job ``(type, chunk c, micro-batch m)`` on stage ``s``
 of ``pp`` stages is keyed ``(direction, boundary, m, ring_id)``: direction from the op's op_role
 (0 forward, 1 backward), and boundary ``b`` names the link between virtual stages ``b`` and ``b + 1``
-(virtual stage ``v = c * pp + s``, or ZBVPP's V order, ``schedules.virtual_stage``; a forward send and a backward receive use ``b = v``, a forward
-receive and a backward send ``b = v - 1``). Sender and receiver compute the same key, so an
+(virtual stage ``v = c * pp + s``, or the V order of ZBVPP and ZBV, ``schedules.virtual_stage``;
+a forward send and a backward receive use ``b = v``, a forward receive and a backward send
+``b = v - 1``). Sender and receiver compute the same key, so an
 activation and a gradient, or two micro-batches, can never be swapped.
 
 **Paddle's own plan** (:class:`PlanRunner`): the job programs Paddle's pass builds
