@@ -62,7 +62,6 @@ caught at the op that produced it.
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, MutableMapping, Sequence
 from typing import Any
@@ -72,14 +71,14 @@ import array_api_compat.numpy as compat_numpy
 from ..engine.attributes import to_python
 from ..engine.errors import RuntimeFailure, program_context
 from ..engine.ir import Operation, Program, Value
-from ..engine.types import DenseTensorType, NullType, VectorType
+from ..engine.types import DenseTensorType
 from . import kernels as _kernels  # noqa: F401  (importing registers the kernels)
 from .collectives import CommAbortedError, Communicator
 from .comm_ops import COMMUNICATION_OPS, REDUCE_TYPES, default_p2p_key
 from .environment import Environment, ScopeCell
 from .kernels.operands import dtype_from_name
 from .kernels.registry import KERNELS
-from .trace import TraceEvent
+from .plan import Observer, OpStep, plan_op, run_steps, run_steps_observed
 
 __all__ = [
     "ExecutionError",
@@ -230,17 +229,30 @@ STRUCTURE_OPS: dict[str, Callable] = {
 """Structure and I/O ops, handled by the executor itself."""
 
 
-def _kernel_handler(kernel):
-    def handler(run, op, inputs):
-        return kernel(run.xp, inputs, run.attrs(op))
-    return handler
+def _has_handler(name: str) -> bool:
+    return name in STRUCTURE_OPS or name in COMMUNICATION_OPS or name in KERNELS
 
 
-def _handler_for(name: str) -> Callable | None:
-    handler = STRUCTURE_OPS.get(name) or COMMUNICATION_OPS.get(name)
-    if handler is None and name in KERNELS:
-        handler = _kernel_handler(KERNELS[name])
-    return handler
+CONSTANT_OPS = frozenset({"pd_op.full", "pd_op.full_int_array"})
+"""Ops that, without operands, give the same arrays on every run: the plan computes them once
+(kernels never write into their operands, so the arrays can be shared between runs)."""
+
+
+def _bound_call(op: Operation, xp: Any, attrs: dict, fail: Callable) -> Callable:
+    """``call(run, inputs)`` for ``op``: its kernel bound to ``xp`` and its attributes (for a
+    constant op, its results computed now), or its structure/communication handler bound to the
+    op. ``fail(op, message)`` makes the error a constant op's kernel raises."""
+    handler = STRUCTURE_OPS.get(op.name) or COMMUNICATION_OPS.get(op.name)
+    if handler is not None:
+        return lambda run, inputs: handler(run, op, inputs)
+    kernel = KERNELS[op.name]
+    if op.name in CONSTANT_OPS and not op.operands:
+        try:
+            constant = kernel(xp, [], attrs)
+        except Exception as error:  # noqa: BLE001 - re-raised naming the op
+            raise fail(op, f"{op.name} failed: {type(error).__name__}: {error}") from error
+        return lambda run, inputs: list(constant)
+    return lambda run, inputs: kernel(xp, inputs, attrs)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -257,14 +269,21 @@ class Executor:
             for GPUs).
         process_groups: ring_id -> global ranks, used for rings the program's own header lacks.
         source: a file name shown in error messages.
+        observer: ``observer(op, results: tuple)``, called after each op of every run with the
+            op's result arrays (see :mod:`rulepass.runtime.plan`); also settable as the
+            ``observer`` attribute. None (the default) costs nothing.
+
+    The program is planned when the executor is built (:mod:`rulepass.runtime.plan`): each op's
+    kernel or handler, operands, freeing and result checks are resolved once, in ``steps``.
 
     Raises:
         UnsupportedOpError: an op has no handler (listed with its line), before anything runs.
+        ExecutionError: a result type names a dtype the array namespace lacks.
     """
 
     def __init__(self, program: Program, *, rank: int = 0, communicator: Communicator | None = None,
                  xp: Any = None, process_groups: Mapping[int, Sequence[int]] | None = None,
-                 source: str | None = None):
+                 source: str | None = None, observer: Observer | None = None):
         self.program = program
         self.rank = rank
         self.communicator = communicator
@@ -276,17 +295,27 @@ class Executor:
         self.process_groups.update(program.process_groups)
         self.ops: list[Operation] = list(program.block)
         self.index = {op: i for i, op in enumerate(self.ops)}
+        self.observer: Observer | None = observer
         self._lines: dict[Operation, int] | None = None
         self._check_ops()
-        self._handlers = [_handler_for(op.name) for op in self.ops]
         self._attrs = [{k: to_python(v) for k, v in op.attributes.items()} for op in self.ops]
-        self._in_place = [self._in_place_pairs(op) for op in self.ops]
-        self._operand_counts = [Counter(v for v in op.operands if v is not None) for op in self.ops]
+        # The plan: every op resolved once (see runtime/plan.py); result types the namespace
+        # cannot check are reported here, before anything runs.
+        self.steps: list[OpStep] = [
+            plan_op(op, i, _bound_call(op, self.xp, self._attrs[i], self.fail), self.xp,
+                    self._in_place_pairs(op), op.name in _SCOPE_READERS, self.fail)
+            for i, op in enumerate(self.ops)]
+        # Per op, what check_inputs must look at: data/parameter ops and kwarg operands.
+        self._sources = [op.name in _SOURCE_OPS or any(
+            v is not None and v.owner is None for v in op.operands) for op in self.ops]
+        self._plans: dict[tuple, tuple[list[OpStep], list[int]]] = {}
+        self._every_op = tuple(range(len(self.ops)))
+        self._use_counts: dict[tuple, Counter] = {}
 
     # -- checks -----------------------------------------------------------------------------
 
     def _check_ops(self) -> None:
-        unknown = [op for op in self.program.walk() if op.regions or _handler_for(op.name) is None]
+        unknown = [op for op in self.program.walk() if op.regions or not _has_handler(op.name)]
         if not unknown:
             return
         first = unknown[0]
@@ -314,6 +343,10 @@ class Executor:
         index = self._lines.get(op)
         return None if index is None else index + 1
 
+    def fail(self, op: Operation | None, message: str) -> ExecutionError:
+        """An ExecutionError naming ``op`` with its line and the printed lines around it."""
+        return self._error(ExecutionError, op, message)
+
     def _error(self, cls, op: Operation | None, message: str):
         from ..engine.printer import print_program
 
@@ -329,14 +362,31 @@ class Executor:
 
     def use_counts(self, indices: Iterable[int] | None = None) -> Counter:
         """Value -> reads by the ops at ``indices`` (default: all ops)."""
-        counts: Counter = Counter()
-        for i in range(len(self.ops)) if indices is None else indices:
-            counts.update(self._operand_counts[i])
-        return counts
+        key = self._every_op if indices is None else tuple(indices)
+        counts = self._use_counts.get(key)
+        if counts is None:
+            counts = Counter()
+            for i in key:
+                for value, times in self.steps[i].reads:
+                    counts[value] += times
+            self._use_counts[key] = counts
+        return Counter(counts)
 
-    def environment(self, indices: Iterable[int] | None = None) -> Environment:
-        """A fresh environment for running the ops at ``indices`` (default: all) in it."""
-        return Environment(self.use_counts(indices))
+    def environment(self, indices: Iterable[int] | None = None, *,
+                    measure_bytes: bool = False) -> Environment:
+        """A fresh environment for running the ops at ``indices`` (default: all) in it;
+        ``measure_bytes``: track its peak live bytes (see Environment)."""
+        return Environment(self.use_counts(indices), measure_bytes=measure_bytes)
+
+    def _plan(self, indices: Iterable[int]) -> tuple[list[OpStep], list[int]]:
+        """The steps of the ops at ``indices`` and the positions check_inputs looks at, made
+        once per distinct index sequence (a pipeline runs the same jobs every step)."""
+        key = indices if isinstance(indices, tuple) else tuple(indices)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = ([self.steps[i] for i in key], [i for i in key if self._sources[i]])
+            self._plans[key] = plan
+        return plan
 
     def run(self, feeds: Mapping[str, Any] | None = None,
             scope: MutableMapping[str, Any] | None = None, **options) -> dict[str, Any]:
@@ -347,7 +397,7 @@ class Executor:
         gradient-merge buffers, ...), updated in place by in-place ops. Further keyword options
         are those of :meth:`run_ops`. Raises MissingInputError, ExecutionError.
         """
-        indices = range(len(self.ops))
+        indices = self._every_op
         env = self.environment(indices)
         outputs: dict[str, Any] = {}
         self.run_ops(indices, env, feeds=feeds, scope=scope, outputs=outputs, **options)
@@ -356,8 +406,9 @@ class Executor:
     def check_inputs(self, indices: Iterable[int], env: Environment, feeds: Mapping[str, Any],
                      scope: Mapping[str, Any], local_scope: Mapping[str, Any] | None) -> None:
         """Raise MissingInputError when an op at ``indices`` reads a data input, parameter or
-        kwarg that has no value (checked before anything runs)."""
-        for i in indices:
+        kwarg that has no value (checked before anything runs). Only the ops that read data,
+        parameters or kwargs are looked at."""
+        for i in self._plan(indices)[1]:
             op = self.ops[i]
             attrs = self._attrs[i]
             if op.name in ("pd_op.data", "pd_op.feed") and attrs.get("name") not in feeds \
@@ -387,7 +438,7 @@ class Executor:
                 outputs: MutableMapping[str, Any] | None = None,
                 p2p_key: Callable[[Operation], Hashable] | None = None,
                 time_ops: bool = False, op_events: list | None = None,
-                origin: float = 0.0) -> RunStats:
+                origin: float = 0.0, observer: Observer | None = None) -> RunStats:
         """Run the ops at ``indices`` (program positions, in the given order) in ``env``.
 
         ``local_scope``: values of one micro-batch by name (kwargs read it first, shadow_output
@@ -395,86 +446,41 @@ class Executor:
         for send/recv (default :func:`default_p2p_key`). ``time_ops``: sum wall time per op name
         into the stats. ``op_events``: a list that receives a TraceEvent per op (category ``comm``
         for communication ops, ``op`` otherwise; microseconds since ``time.perf_counter()`` value
-        ``origin``). Returns RunStats. Raises MissingInputError (before running), ExecutionError
-        (naming the op) when an op fails.
+        ``origin``). ``observer``: ``observer(op, results)`` after each op (default: the
+        executor's ``observer`` attribute; see :mod:`rulepass.runtime.plan`). Returns RunStats.
+        Raises MissingInputError (before running), ExecutionError (naming the op) when an op
+        fails.
         """
-        indices = list(indices)
+        steps, _ = self._plan(indices)
         feeds = {} if feeds is None else feeds
         scope = {} if scope is None else scope
         outputs = {} if outputs is None else outputs
         self.check_inputs(indices, env, feeds, scope, local_scope)
         run = _Run(self, env, feeds, scope, local_scope, outputs, p2p_key or default_p2p_key)
         stats = RunStats()
-        timed = time_ops or op_events is not None
-        for i in indices:
-            op = self.ops[i]
-            inputs = [run.value(v, op) if v is not None else None for v in op.operands]
-            start = time.perf_counter() if timed else 0.0
-            try:
-                results = self._handlers[i](run, op, inputs)
-            except (ExecutionError, CommAbortedError):
-                raise
-            except Exception as error:  # noqa: BLE001 - re-raised naming the op
-                raise self._error(ExecutionError, op,
-                                  f"{op.name} failed: {type(error).__name__}: {error}") from error
-            if timed:
-                seconds = time.perf_counter() - start
-                stats.op_seconds[op.name] += seconds
-                if op_events is not None:
-                    op_events.append(TraceEvent(
-                        op.name, self.rank, max(0.0, (start - origin) * 1e6), seconds * 1e6,
-                        "comm" if op.name in COMMUNICATION_OPS else "op", {"position": i}))
-            self._bind_results(run, i, op, results)
-            stats.ops_run += 1
-            env.note_peak()
-            for v in self._operand_counts[i]:
-                for _ in range(self._operand_counts[i][v]):
-                    env.consumed(v)
-            for r in op.results:
-                env.drop_if_unused(r)
+        observer = self.observer if observer is None else observer
+        if time_ops or op_events is not None or observer is not None:
+            run_steps_observed(steps, run, self.fail, _PASSED_THROUGH,
+                               op_seconds=stats.op_seconds, op_events=op_events, origin=origin,
+                               rank=self.rank, communication=COMMUNICATION_OPS,
+                               observer=observer)
+        else:
+            run_steps(steps, run, self.fail, _PASSED_THROUGH)
+        stats.ops_run = len(steps)
         stats.peak_live_values = env.peak_live_values
         stats.peak_live_bytes = env.peak_live_bytes
         stats.freed = env.freed
         return stats
 
-    def _bind_results(self, run: "_Run", i: int, op: Operation, results: list) -> None:
-        if not isinstance(results, list) or len(results) != len(op.results):
-            got = len(results) if isinstance(results, list) else type(results).__name__
-            raise self._error(ExecutionError, op,
-                              f"{op.name} produced {got} results, the op has {len(op.results)}")
-        in_place = dict((r, o) for o, r in self._in_place[i])
-        for k, (value, array) in enumerate(zip(op.results, results)):
-            if isinstance(array, ScopeCell):  # a parameter: bound to its scope entry
-                self._check_result(op, k, value.type, array.array)
-                run.env.bind_cell(value, array)
-                continue
-            self._check_result(op, k, value.type, array)
-            if k in in_place:
-                cell = run.env.cell(op.operand(in_place[k]))
-                cell.array = array
-                run.env.bind_cell(value, cell)
-            else:
-                run.env.bind(value, array)
 
-    def _check_result(self, op: Operation, k: int, t, array: Any) -> None:
-        if isinstance(t, DenseTensorType):
-            if array is None:
-                raise self._error(ExecutionError, op, f"{op.name} result {k} is None but its type is "
-                                  f"{t}")
-            shape = tuple(array.shape)
-            if len(shape) != len(t.shape) or any(d >= 0 and d != s for d, s in zip(t.shape, shape)):
-                raise self._error(ExecutionError, op,
-                                  f"{op.name} result {k} has shape {list(shape)}, its type says "
-                                  f"{list(t.shape)}")
-            expected = dtype_from_name(self.xp, t.dtype, op.name)
-            if expected is not None and array.dtype != expected:
-                raise self._error(ExecutionError, op,
-                                  f"{op.name} result {k} has dtype {array.dtype}, its type says "
-                                  f"{t.dtype}")
-        elif isinstance(t, VectorType) and not isinstance(array, list):
-            raise self._error(ExecutionError, op, f"{op.name} result {k} should be a list of arrays")
-        elif isinstance(t, NullType):
-            return
+_PASSED_THROUGH = (ExecutionError, CommAbortedError)
+"""Errors an op may raise that already say what they need to (the others are wrapped)."""
+
+_SCOPE_READERS = frozenset({"builtin.parameter", "pd_op.data", "pd_op.feed"})
+"""Structure ops whose results may be scope cells."""
+
+_SOURCE_OPS = frozenset({"builtin.parameter", "pd_op.data", "pd_op.feed"})
+"""Ops whose inputs check_inputs verifies before a run."""
 
 
 def _persistable(v: Value) -> bool:

@@ -135,7 +135,7 @@ def test_values_are_freed_after_their_last_read():
     assert env.peak_live_values == 2  # an op's input and its result; 11 without freeing
     assert env.freed == 11 and len(env) == 0
     executor = Executor(chain(10, reuse_input_at_end=True))
-    env = executor.environment()
+    env = executor.environment(measure_bytes=True)  # bytes are measured only when asked
     executor.run_ops(range(len(executor.ops)), env, feeds={"x": np.ones(4, np.float32)})
     assert env.peak_live_values == 3  # x stays live until the final add reads it
     assert env.peak_live_bytes == 3 * 16

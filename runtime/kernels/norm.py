@@ -39,6 +39,13 @@ def _begin_norm_axis(attrs: dict, ndim: int, op_name: str) -> int:
     return begin
 
 
+def _as(xp: Any, a: Any, dtype: Any, shape: tuple) -> Any:
+    """``a`` in ``dtype`` and ``shape``, copying or reshaping only when it differs."""
+    if a.dtype != dtype:
+        a = xp.astype(a, dtype)
+    return a if tuple(a.shape) == shape else xp.reshape(a, shape)
+
+
 @kernel("pd_op.layer_norm")
 def layer_norm(xp: Any, inputs: list, attrs: dict) -> list:
     """``layer_norm(x, scale, bias, epsilon=1e-5, begin_norm_axis=1) -> out, mean, variance``.
@@ -54,20 +61,21 @@ def layer_norm(xp: Any, inputs: list, attrs: dict) -> list:
     x, scale, bias = inputs
     begin = _begin_norm_axis(attrs, x.ndim, "pd_op.layer_norm")
     epsilon = attrs.get("epsilon", 1e-5)
-    rows, cols = _rows_cols(tuple(x.shape), begin)
+    shape = tuple(x.shape)
+    rows, cols = _rows_cols(shape, begin)
     wide = compute_dtype(xp, x)
-    x2 = xp.reshape(xp.astype(x, wide), (rows, cols))
-    mean = xp.mean(x2, axis=1)
-    centered = x2 - mean[:, None]
-    variance = xp.mean(centered * centered, axis=1)
-    y = centered / xp.sqrt(variance + epsilon)[:, None]
+    x2 = _as(xp, x, wide, (rows, cols))
+    # sum / cols is what xp.mean computes, with fewer calls
+    mean = xp.sum(x2, axis=1, keepdims=True) / cols
+    centered = x2 - mean
+    variance = xp.sum(centered * centered, axis=1, keepdims=True) / cols
+    y = centered / xp.sqrt(variance + epsilon)
     if scale is not None:
-        y = y * xp.reshape(xp.astype(scale, wide), (cols,))
+        y = y * _as(xp, scale, wide, (cols,))
     if bias is not None:
-        y = y + xp.reshape(xp.astype(bias, wide), (cols,))
-    lead = tuple(x.shape[:begin])  # Paddle types mean and variance as x.shape[:begin_norm_axis]
-    return [xp.astype(xp.reshape(y, tuple(x.shape)), x.dtype), xp.reshape(mean, lead),
-            xp.reshape(variance, lead)]
+        y = y + _as(xp, bias, wide, (cols,))
+    lead = shape[:begin]  # Paddle types mean and variance as x.shape[:begin_norm_axis]
+    return [_as(xp, y, x.dtype, shape), xp.reshape(mean, lead), xp.reshape(variance, lead)]
 
 
 @kernel("pd_op.layer_norm_grad")
@@ -83,22 +91,23 @@ def layer_norm_grad(xp: Any, inputs: list, attrs: dict) -> list:
     x, scale, bias, mean, variance, out_grad = inputs
     begin = _begin_norm_axis(attrs, x.ndim, "pd_op.layer_norm_grad")
     epsilon = attrs.get("epsilon", 1e-5)
-    rows, cols = _rows_cols(tuple(x.shape), begin)
+    shape = tuple(x.shape)
+    rows, cols = _rows_cols(shape, begin)
     wide = compute_dtype(xp, x)
-    x2 = xp.reshape(xp.astype(x, wide), (rows, cols))
-    dy = xp.reshape(xp.astype(out_grad, wide), (rows, cols))
-    rstd = 1.0 / xp.sqrt(xp.reshape(xp.astype(variance, wide), (rows, 1)) + epsilon)
-    xhat = (x2 - xp.reshape(xp.astype(mean, wide), (rows, 1))) * rstd
-    g = dy * xp.reshape(xp.astype(scale, wide), (cols,)) if scale is not None else dy
-    dx = rstd * (g - xp.mean(g, axis=1, keepdims=True)
-                 - xhat * xp.mean(g * xhat, axis=1, keepdims=True))
-    x_grad = xp.astype(xp.reshape(dx, tuple(x.shape)), x.dtype)
+    x2 = _as(xp, x, wide, (rows, cols))
+    dy = _as(xp, out_grad, wide, (rows, cols))
+    rstd = 1.0 / xp.sqrt(_as(xp, variance, wide, (rows, 1)) + epsilon)
+    xhat = (x2 - _as(xp, mean, wide, (rows, 1))) * rstd
+    g = dy * _as(xp, scale, wide, (cols,)) if scale is not None else dy
+    dx = rstd * (g - xp.sum(g, axis=1, keepdims=True) / cols
+                 - xhat * (xp.sum(g * xhat, axis=1, keepdims=True) / cols))
+    x_grad = _as(xp, dx, x.dtype, shape)
     scale_grad = None
     if scale is not None:
-        scale_grad = xp.astype(xp.reshape(xp.sum(dy * xhat, axis=0), tuple(scale.shape)), scale.dtype)
+        scale_grad = _as(xp, xp.sum(dy * xhat, axis=0), scale.dtype, tuple(scale.shape))
     bias_grad = None
     if bias is not None:
-        bias_grad = xp.astype(xp.reshape(xp.sum(dy, axis=0), tuple(bias.shape)), bias.dtype)
+        bias_grad = _as(xp, xp.sum(dy, axis=0), bias.dtype, tuple(bias.shape))
     return [x_grad, scale_grad, bias_grad]
 
 
