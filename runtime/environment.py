@@ -80,6 +80,8 @@ class Environment:
             them directly).
         remaining: value -> reads still to come here (absent: none).
         peak_live_values: the most values bound at once (after each op, before freeing).
+        made_for: what the environment was made for (the executor's key of the ops it will
+            run; opaque here).
         measure_bytes: also measure ``peak_live_bytes`` (off by default: it walks every live
             value after each op, which makes a run quadratic in the program's size).
         peak_live_bytes: the most bytes of distinct non-persistent arrays bound at once (0
@@ -87,10 +89,12 @@ class Environment:
         freed: how many values were dropped after their last use.
     """
 
-    def __init__(self, use_counts: Mapping[Any, int], *, measure_bytes: bool = False):
+    def __init__(self, use_counts: Mapping[Any, int], *, measure_bytes: bool = False,
+                 made_for: Any = None):
         self.cells: dict[Any, Cell] = {}
         self.remaining: dict[Any, int] = dict(use_counts)
         self.measure_bytes = measure_bytes
+        self.made_for = made_for
         self.peak_live_values = 0
         self.peak_live_bytes = 0
         self.freed = 0

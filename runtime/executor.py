@@ -77,8 +77,8 @@ from .collectives import CommAbortedError, Communicator
 from .comm_ops import COMMUNICATION_OPS, REDUCE_TYPES, default_p2p_key
 from .environment import Environment, ScopeCell
 from .kernels.operands import dtype_from_name
-from .kernels.registry import KERNELS
-from .plan import Observer, OpStep, plan_op, run_steps, run_steps_observed
+from .kernels.registry import KERNELS, SPECIALIZERS, KernelError
+from .plan import STATIC_RESULT, Observer, OpStep, plan_op, run_steps, run_steps_observed
 
 __all__ = [
     "ExecutionError",
@@ -238,14 +238,44 @@ CONSTANT_OPS = frozenset({"pd_op.full", "pd_op.full_int_array"})
 (kernels never write into their operands, so the arrays can be shared between runs)."""
 
 
+def _static_operands(op: Operation) -> tuple[tuple, tuple, tuple]:
+    """Per operand: its static shape (None if unknown or dynamic), its dtype name (or None), and
+    the ``value`` of the ``pd_op.full_int_array`` that makes it (or None): what a kernel
+    specializer is given (``kernels.registry.specializer``)."""
+    shapes, dtypes, constants = [], [], []
+    for v in op.operands:
+        t = v.type if v is not None else None
+        static = isinstance(t, DenseTensorType) and all(d >= 0 for d in t.shape)
+        shapes.append(tuple(t.shape) if static else None)
+        dtypes.append(str(t.dtype) if isinstance(t, DenseTensorType) else None)
+        owner = v.owner if v is not None else None
+        constant = None
+        if owner is not None and owner.name == "pd_op.full_int_array" and not owner.operands \
+                and "value" in owner.attributes:
+            constant = tuple(int(n) for n in to_python(owner.attributes["value"]))
+        constants.append(constant)
+    return tuple(shapes), tuple(dtypes), tuple(constants)
+
+
 def _bound_call(op: Operation, xp: Any, attrs: dict, fail: Callable) -> Callable:
     """``call(run, inputs)`` for ``op``: its kernel bound to ``xp`` and its attributes (for a
     constant op, its results computed now), or its structure/communication handler bound to the
     op. ``fail(op, message)`` makes the error a constant op's kernel raises."""
     handler = STRUCTURE_OPS.get(op.name) or COMMUNICATION_OPS.get(op.name)
+    name = attrs.get("parameter_name")
+    if op.name == "builtin.parameter" and name is not None:
+        return lambda run, inputs: [run.scope_cell(name, op)]
     if handler is not None:
         return lambda run, inputs: handler(run, op, inputs)
     kernel = KERNELS[op.name]
+    special = SPECIALIZERS.get(op.name)
+    if special is not None:
+        try:
+            fast = special(xp, attrs, *_static_operands(op))
+        except KernelError as error:
+            raise fail(op, f"{op.name}: {error.message}") from error
+        if fast is not None:
+            return lambda run, inputs: fast(inputs)
     if op.name in CONSTANT_OPS and not op.operands:
         try:
             constant = kernel(xp, [], attrs)
@@ -296,6 +326,7 @@ class Executor:
         self.ops: list[Operation] = list(program.block)
         self.index = {op: i for i, op in enumerate(self.ops)}
         self.observer: Observer | None = observer
+        self.array_type = type(self.xp.asarray(0.0))  # what needs no conversion when read
         self._lines: dict[Operation, int] | None = None
         self._check_ops()
         self._attrs = [{k: to_python(v) for k, v in op.attributes.items()} for op in self.ops]
@@ -376,15 +407,30 @@ class Executor:
                     measure_bytes: bool = False) -> Environment:
         """A fresh environment for running the ops at ``indices`` (default: all) in it;
         ``measure_bytes``: track its peak live bytes (see Environment)."""
-        return Environment(self.use_counts(indices), measure_bytes=measure_bytes)
+        key = self._every_op if indices is None else tuple(indices)
+        return Environment(self.use_counts(key), measure_bytes=measure_bytes, made_for=key)
 
-    def _plan(self, indices: Iterable[int]) -> tuple[list[OpStep], list[int]]:
-        """The steps of the ops at ``indices`` and the positions check_inputs looks at, made
-        once per distinct index sequence (a pipeline runs the same jobs every step)."""
+    def _plan(self, indices: Iterable[int]) -> tuple:
+        """``(key, steps, sources, frees)`` for the ops at ``indices``, made once per distinct
+        index sequence (a pipeline runs the same jobs every step): the steps, the positions
+        check_inputs looks at, and per step the values to drop after it when the run has an
+        environment of its own (each value after its last read here, a result no op here
+        reads right after its op)."""
         key = indices if isinstance(indices, tuple) else tuple(indices)
         plan = self._plans.get(key)
         if plan is None:
-            plan = ([self.steps[i] for i in key], [i for i in key if self._sources[i]])
+            steps = [self.steps[i] for i in key]
+            last: dict = {}
+            for position, step in enumerate(steps):
+                for value, _ in step.reads:
+                    last[value] = position
+            frees: list[list] = [[] for _ in steps]
+            for value, position in last.items():
+                frees[position].append(value)
+            for position, step in enumerate(steps):
+                frees[position].extend(r for r in step.results if r not in last)
+            plan = (key, steps, [i for i in key if self._sources[i]],
+                    [tuple(f) for f in frees])
             self._plans[key] = plan
         return plan
 
@@ -408,7 +454,7 @@ class Executor:
         """Raise MissingInputError when an op at ``indices`` reads a data input, parameter or
         kwarg that has no value (checked before anything runs). Only the ops that read data,
         parameters or kwargs are looked at."""
-        for i in self._plan(indices)[1]:
+        for i in self._plan(indices)[2]:
             op = self.ops[i]
             attrs = self._attrs[i]
             if op.name in ("pd_op.data", "pd_op.feed") and attrs.get("name") not in feeds \
@@ -451,7 +497,7 @@ class Executor:
         Raises MissingInputError (before running), ExecutionError (naming the op) when an op
         fails.
         """
-        steps, _ = self._plan(indices)
+        key, steps, _, frees = self._plan(indices)
         feeds = {} if feeds is None else feeds
         scope = {} if scope is None else scope
         outputs = {} if outputs is None else outputs
@@ -465,7 +511,10 @@ class Executor:
                                rank=self.rank, communication=COMMUNICATION_OPS,
                                observer=observer)
         else:
-            run_steps(steps, run, self.fail, _PASSED_THROUGH)
+            # An environment made for exactly these ops and not run yet frees by the plan's
+            # table; one shared by several calls (a pipeline's micro-batch) counts reads.
+            own = env.made_for == key and env.peak_live_values == 0 and not len(env)
+            run_steps(steps, run, self.fail, _PASSED_THROUGH, frees if own else None)
         stats.ops_run = len(steps)
         stats.peak_live_values = env.peak_live_values
         stats.peak_live_bytes = env.peak_live_bytes
@@ -543,16 +592,23 @@ class _Run:
         scope = self.scope if scope is None else scope
         if name not in scope:
             raise self.executor._error(MissingInputError, op, f"parameter {name!r} has no value")
-        if not isinstance(scope[name], list):  # NumPy stays as it is; other namespaces convert once
-            scope[name] = self.xp.asarray(scope[name])
+        array = scope[name]
+        # an array of the namespace stays as it is; others (NumPy arrays for CuPy) convert once
+        if type(array) is not self.executor.array_type and not isinstance(array, list):
+            scope[name] = self.xp.asarray(array)
         return ScopeCell(scope, name)
 
     def feed(self, name: str, op: Operation) -> Any:
         if name not in self.feeds:
             raise self.executor._error(MissingInputError, op, f"no input fed for data {name!r}")
-        array = self.xp.asarray(self.feeds[name])
+        array = self.feeds[name]
+        if type(array) is not self.executor.array_type:
+            array = self.xp.asarray(array)
         t = op.results[0].type
-        if isinstance(t, DenseTensorType):
+        check = self.executor.steps[self.executor.index[op]].checks[0]
+        if check[0] == STATIC_RESULT and array.shape == check[1] and array.dtype == check[2]:
+            pass  # the common case, against the plan's shape and dtype
+        elif isinstance(t, DenseTensorType):
             shape = tuple(array.shape)
             if len(shape) != len(t.shape) or any(d >= 0 and d != s for d, s in zip(t.shape, shape)):
                 raise self.executor._error(

@@ -34,7 +34,7 @@ from .kernels.operands import dtype_from_name
 from .kernels.registry import KernelError
 from .trace import TraceEvent
 
-__all__ = ["OpStep", "Observer", "plan_op", "run_steps", "run_steps_observed"]
+__all__ = ["STATIC_RESULT", "OpStep", "Observer", "plan_op", "run_steps", "run_steps_observed"]
 
 Observer = Callable[[Operation, tuple], None]
 """``observer(op, results)``: called after each op with its result arrays (see the module)."""
@@ -42,6 +42,9 @@ Observer = Callable[[Operation, tuple], None]
 # How a result is checked: by its static shape and dtype, by rank and dtype (a dynamic dim),
 # as a list (a vector), or not at all (a null result, or a type the executor does not check).
 _STATIC, _RANKED, _VECTOR, _ANY = range(4)
+STATIC_RESULT = _STATIC
+"""The kind of an ``OpStep.checks`` entry ``(kind, shape, dtype)`` of a statically shaped
+result."""
 
 
 class OpStep:
@@ -111,9 +114,10 @@ def plan_op(op: Operation, index: int, call: Callable, xp: Any,
 def _bad_result(step: OpStep, k: int, array: Any) -> str | None:
     """Why result ``k`` does not fit its type, or None when it does."""
     kind, shape, dtype = step.checks[k]
-    op = step.op
-    if kind == _ANY:
+    if kind == _ANY or (kind == _STATIC and getattr(array, "shape", None) == shape
+                        and (dtype is None or array.dtype == dtype)):
         return None
+    op = step.op
     if kind == _VECTOR:
         return None if isinstance(array, list) else f"{op.name} result {k} should be a list of arrays"
     if array is None:
@@ -181,9 +185,13 @@ def _call(step: OpStep, run, inputs: list, guarded: tuple, fail: Callable):
         raise fail(step.op, f"{step.op.name} failed: {type(error).__name__}: {error}") from error
 
 
-def run_steps(steps: list[OpStep], run, fail: Callable, guarded: tuple) -> None:
+def run_steps(steps: list[OpStep], run, fail: Callable, guarded: tuple,
+              frees: list[tuple] | None = None) -> None:
     """Run ``steps`` in order in ``run.env``: read, call, check and bind, free. Errors of the
     types in ``guarded`` pass through; any other exception becomes ``fail(op, message)``.
+    ``frees``: per step, the values to drop after it, when the environment holds exactly these
+    steps' values and nothing ran in it yet (then the read counts are not kept); None: count
+    each read and drop a value at its last one (an environment several calls share).
 
     The loop works on the environment's ``cells`` and ``remaining`` dicts itself (what
     :meth:`Environment.read_all`, ``bind`` and ``done`` do, without a call per op)."""
@@ -191,6 +199,8 @@ def run_steps(steps: list[OpStep], run, fail: Callable, guarded: tuple) -> None:
     cells, remaining = env.cells, env.remaining
     measure_bytes = env.measure_bytes
     peak, freed = env.peak_live_values, 0
+    free_after = iter(frees) if frees is not None else None
+    new_cell = object.__new__
     try:
         for step in steps:
             try:
@@ -210,7 +220,9 @@ def run_steps(steps: list[OpStep], run, fail: Callable, guarded: tuple) -> None:
                     for (value, shape, dtype), array in zip(expect, results):
                         if shape is not None and (array.shape != shape or array.dtype != dtype):
                             _bind(step, env, results, fail)  # raises, naming the result
-                        cells[value] = Cell(array)
+                        cell = new_cell(Cell)  # Cell(array) without a Python __init__ call
+                        cell.array = array
+                        cells[value] = cell
                 except AttributeError:  # a result that is not an array
                     _bind(step, env, results, fail)
             else:
@@ -219,6 +231,11 @@ def run_steps(steps: list[OpStep], run, fail: Callable, guarded: tuple) -> None:
                 peak = len(cells)
             if measure_bytes:
                 env.peak_live_bytes = max(env.peak_live_bytes, env.live_bytes())
+            if free_after is not None:
+                for value in next(free_after):
+                    if cells.pop(value, None) is not None:
+                        freed += 1
+                continue
             for value, times in step.reads:
                 left = remaining.get(value, 0) - times
                 if left > 0:
@@ -233,6 +250,8 @@ def run_steps(steps: list[OpStep], run, fail: Callable, guarded: tuple) -> None:
     finally:
         env.peak_live_values = peak
         env.freed += freed
+    if free_after is not None:
+        remaining.clear()  # every read counted in it has happened
 
 
 def run_steps_observed(steps: list[OpStep], run, fail: Callable, guarded: tuple, *,

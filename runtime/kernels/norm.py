@@ -14,10 +14,10 @@ rms_norm, the ``rms_norm`` of older ``ops.yaml`` files (x, bias, residual, norm_
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from .operands import compute_dtype
-from .registry import KernelError, kernel
+from .operands import compute_dtype, dtype_from_name, widened
+from .registry import KernelError, kernel, specializer
 
 
 def _rows_cols(shape: tuple, begin: int) -> tuple[int, int]:
@@ -58,12 +58,16 @@ def layer_norm(xp: Any, inputs: list, attrs: dict) -> list:
     Raises:
         KernelError: ``begin_norm_axis`` out of range.
     """
-    x, scale, bias = inputs
+    x = inputs[0]
     begin = _begin_norm_axis(attrs, x.ndim, "pd_op.layer_norm")
-    epsilon = attrs.get("epsilon", 1e-5)
     shape = tuple(x.shape)
+    return _layer_norm(xp, inputs, shape, begin, compute_dtype(xp, x), attrs.get("epsilon", 1e-5))
+
+
+def _layer_norm(xp: Any, inputs: list, shape: tuple, begin: int, wide: Any,
+                epsilon: float) -> list:
+    x, scale, bias = inputs
     rows, cols = _rows_cols(shape, begin)
-    wide = compute_dtype(xp, x)
     x2 = _as(xp, x, wide, (rows, cols))
     # sum / cols is what xp.mean computes, with fewer calls
     mean = xp.sum(x2, axis=1, keepdims=True) / cols
@@ -88,12 +92,16 @@ def layer_norm_grad(xp: Any, inputs: list, attrs: dict) -> list:
     ``scale_grad = sum_rows(og * xhat)``, ``bias_grad = sum_rows(og)``. A grad is None where its
     forward operand was None; each has its operand's shape and dtype.
     """
-    x, scale, bias, mean, variance, out_grad = inputs
+    x = inputs[0]
     begin = _begin_norm_axis(attrs, x.ndim, "pd_op.layer_norm_grad")
-    epsilon = attrs.get("epsilon", 1e-5)
-    shape = tuple(x.shape)
+    return _layer_norm_grad(xp, inputs, tuple(x.shape), begin, compute_dtype(xp, x),
+                            attrs.get("epsilon", 1e-5))
+
+
+def _layer_norm_grad(xp: Any, inputs: list, shape: tuple, begin: int, wide: Any,
+                     epsilon: float) -> list:
+    x, scale, bias, mean, variance, out_grad = inputs
     rows, cols = _rows_cols(shape, begin)
-    wide = compute_dtype(xp, x)
     x2 = _as(xp, x, wide, (rows, cols))
     dy = _as(xp, out_grad, wide, (rows, cols))
     rstd = 1.0 / xp.sqrt(_as(xp, variance, wide, (rows, 1)) + epsilon)
@@ -109,6 +117,26 @@ def layer_norm_grad(xp: Any, inputs: list, attrs: dict) -> list:
     if bias is not None:
         bias_grad = _as(xp, xp.sum(dy, axis=0), bias.dtype, tuple(bias.shape))
     return [x_grad, scale_grad, bias_grad]
+
+
+def _layer_norm_specializer(body: Callable, op_name: str) -> Callable:
+    def specialize(xp: Any, attrs: dict, shapes: tuple, dtypes: tuple,
+                   constants: tuple) -> Callable | None:
+        """layer_norm(_grad) with x's shape and dtype static: the normalized axis and the
+        compute dtype, once (``registry.specializer``)."""
+        if shapes[0] is None or dtypes[0] is None:
+            return None
+        shape = shapes[0]
+        begin = _begin_norm_axis(attrs, len(shape), op_name)
+        wide = widened(xp, dtype_from_name(xp, dtypes[0], op_name))
+        epsilon = attrs.get("epsilon", 1e-5)
+        return lambda inputs: body(xp, inputs, shape, begin, wide, epsilon)
+    return specialize
+
+
+specializer("pd_op.layer_norm")(_layer_norm_specializer(_layer_norm, "pd_op.layer_norm"))
+specializer("pd_op.layer_norm_grad")(
+    _layer_norm_specializer(_layer_norm_grad, "pd_op.layer_norm_grad"))
 
 
 def _normalized_rank(x: Any, scale: Any, attrs: dict, op_name: str) -> int:

@@ -53,6 +53,8 @@ def int_values(value: Any) -> list[int]:
 
     Used for ``IntArray`` arguments: shapes, axes, sections, slice bounds.
     """
+    if isinstance(value, (list, tuple)):  # the common case (attributes) before the ABC check
+        return [int(v) for v in value]
     if isinstance(value, (int, bool)):
         return [int(value)]
     if isinstance(value, Sequence):
@@ -61,6 +63,8 @@ def int_values(value: Any) -> list[int]:
     if len(shape) == 0:
         return [int(value)]
     flat = value if len(shape) == 1 else _flatten(value)
+    if hasattr(flat, "tolist"):  # NumPy, CuPy: one host copy rather than one per element
+        return [int(v) for v in flat.tolist()]
     return [int(flat[i]) for i in range(flat.shape[0])]
 
 
@@ -93,7 +97,7 @@ def python_scalar(value: Any) -> float:
     """A Python float from a Python number or a one-element array."""
     if isinstance(value, (int, float, bool)):
         return float(value)
-    return float(_flatten(value)[0]) if len(value.shape) else float(value)
+    return float(value[(0,) * value.ndim]) if value.ndim else float(value)
 
 
 def normalize_axes(axes: Sequence[int], ndim: int, op_name: str) -> tuple[int, ...]:
