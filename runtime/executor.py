@@ -8,7 +8,8 @@ reported with its line in the printed program, not after half a step has run.
 
 Ops are handled by three tables keyed by op name, looked up in this order:
 
-- ``builtin.*`` structure ops and ``pd_op.data``/``fetch`` (``STRUCTURE_OPS`` below):
+- ``builtin.*`` structure ops and ``pd_op.data``/``fetch`` (``STRUCTURE_OPS``, in
+  :mod:`rulepass.runtime.structure_ops`):
   ``builtin.combine`` -> a Python list, ``builtin.split`` -> its items, ``builtin.slice`` -> item
   ``index``, ``builtin.parameter`` -> ``scope[parameter_name]``, ``builtin.shadow_output`` /
   ``pd_op.fetch`` -> ``outputs[output_name / name]``, ``pd_op.data`` -> ``feeds[name]``;
@@ -77,8 +78,9 @@ from .collectives import CommAbortedError, Communicator
 from .comm_ops import COMMUNICATION_OPS, REDUCE_TYPES, default_p2p_key
 from .environment import Environment, ScopeCell
 from .kernels.operands import dtype_from_name
-from .kernels.registry import KERNELS, SPECIALIZERS, KernelError
-from .plan import STATIC_RESULT, Observer, OpStep, plan_op, run_steps, run_steps_observed
+from .kernels.registry import KERNELS
+from .plan import STATIC_RESULT, Observer, OpStep, bound_call, plan_op, run_steps, run_steps_observed
+from .structure_ops import STRUCTURE_OPS, persistable_data
 
 __all__ = [
     "ExecutionError",
@@ -168,121 +170,8 @@ class RunStats:
         self.op_seconds: Counter = Counter()
 
 
-# ---------------------------------------------------------------------------------------------
-# Handlers. A handler is fn(run, op, inputs) -> list of results (one per op result), where `run`
-# is the _Run of the current call (executor, environment, feeds, scopes, outputs).
-
-
-def _combine(run, op, inputs):
-    return [list(inputs)]
-
-
-def _split(run, op, inputs):
-    (items,) = inputs
-    if len(items) != len(op.results):
-        raise run.fail(op, f"builtin.split of {len(items)} items into {len(op.results)} results")
-    return list(items)
-
-
-def _slice(run, op, inputs):
-    return [inputs[0][int(run.attr(op, "index"))]]
-
-
-def _parameter(run, op, inputs):
-    return [run.scope_cell(run.attr(op, "parameter_name"), op)]
-
-
-def _data(run, op, inputs):
-    name = run.attr(op, "name")
-    if name not in run.feeds and persistable_data(op) and name in run.scope:
-        # Paddle keeps persistable data (AdamW's moments and beta powers) in the scope.
-        return [run.scope_cell(name, op)]
-    return [run.feed(name, op)]
-
-
-def persistable_data(op: Operation) -> bool:
-    """A ``pd_op.data`` marked ``persistable:[true]``: a scope variable, fed or stored."""
-    flag = op.attributes.get("persistable")
-    return flag is True or (isinstance(flag, tuple) and bool(flag) and flag[0] is True)
-
-
-def _shadow_output(run, op, inputs):
-    run.output(run.attr(op, "output_name"), inputs[0])
-    return []
-
-
-def _fetch(run, op, inputs):
-    run.output(run.attr(op, "name"), inputs[0])
-    return [inputs[0]] * len(op.results)
-
-
-STRUCTURE_OPS: dict[str, Callable] = {
-    "builtin.combine": _combine,
-    "builtin.split": _split,
-    "builtin.slice": _slice,
-    "builtin.parameter": _parameter,
-    "builtin.shadow_output": _shadow_output,
-    "pd_op.fetch": _fetch,
-    "pd_op.data": _data,
-    "pd_op.feed": _data,
-}
-"""Structure and I/O ops, handled by the executor itself."""
-
-
 def _has_handler(name: str) -> bool:
     return name in STRUCTURE_OPS or name in COMMUNICATION_OPS or name in KERNELS
-
-
-CONSTANT_OPS = frozenset({"pd_op.full", "pd_op.full_int_array"})
-"""Ops that, without operands, give the same arrays on every run: the plan computes them once
-(kernels never write into their operands, so the arrays can be shared between runs)."""
-
-
-def _static_operands(op: Operation) -> tuple[tuple, tuple, tuple]:
-    """Per operand: its static shape (None if unknown or dynamic), its dtype name (or None), and
-    the ``value`` of the ``pd_op.full_int_array`` that makes it (or None): what a kernel
-    specializer is given (``kernels.registry.specializer``)."""
-    shapes, dtypes, constants = [], [], []
-    for v in op.operands:
-        t = v.type if v is not None else None
-        static = isinstance(t, DenseTensorType) and all(d >= 0 for d in t.shape)
-        shapes.append(tuple(t.shape) if static else None)
-        dtypes.append(str(t.dtype) if isinstance(t, DenseTensorType) else None)
-        owner = v.owner if v is not None else None
-        constant = None
-        if owner is not None and owner.name == "pd_op.full_int_array" and not owner.operands \
-                and "value" in owner.attributes:
-            constant = tuple(int(n) for n in to_python(owner.attributes["value"]))
-        constants.append(constant)
-    return tuple(shapes), tuple(dtypes), tuple(constants)
-
-
-def _bound_call(op: Operation, xp: Any, attrs: dict, fail: Callable) -> Callable:
-    """``call(run, inputs)`` for ``op``: its kernel bound to ``xp`` and its attributes (for a
-    constant op, its results computed now), or its structure/communication handler bound to the
-    op. ``fail(op, message)`` makes the error a constant op's kernel raises."""
-    handler = STRUCTURE_OPS.get(op.name) or COMMUNICATION_OPS.get(op.name)
-    name = attrs.get("parameter_name")
-    if op.name == "builtin.parameter" and name is not None:
-        return lambda run, inputs: [run.scope_cell(name, op)]
-    if handler is not None:
-        return lambda run, inputs: handler(run, op, inputs)
-    kernel = KERNELS[op.name]
-    special = SPECIALIZERS.get(op.name)
-    if special is not None:
-        try:
-            fast = special(xp, attrs, *_static_operands(op))
-        except KernelError as error:
-            raise fail(op, f"{op.name}: {error.message}") from error
-        if fast is not None:
-            return lambda run, inputs: fast(inputs)
-    if op.name in CONSTANT_OPS and not op.operands:
-        try:
-            constant = kernel(xp, [], attrs)
-        except Exception as error:  # noqa: BLE001 - re-raised naming the op
-            raise fail(op, f"{op.name} failed: {type(error).__name__}: {error}") from error
-        return lambda run, inputs: list(constant)
-    return lambda run, inputs: kernel(xp, inputs, attrs)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -333,7 +222,7 @@ class Executor:
         # The plan: every op resolved once (see runtime/plan.py); result types the namespace
         # cannot check are reported here, before anything runs.
         self.steps: list[OpStep] = [
-            plan_op(op, i, _bound_call(op, self.xp, self._attrs[i], self.fail), self.xp,
+            plan_op(op, i, bound_call(op, self.xp, self._attrs[i], self.fail), self.xp,
                     self._in_place_pairs(op), op.name in _SCOPE_READERS, self.fail)
             for i, op in enumerate(self.ops)]
         # Per op, what check_inputs must look at: data/parameter ops and kwarg operands.

@@ -27,14 +27,18 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from ..engine.attributes import to_python
 from ..engine.ir import Operation
-from ..engine.types import DenseTensorType, NullType, VectorType
+from ..engine.types import DenseTensorType, VectorType
+from .comm_ops import COMMUNICATION_OPS
 from .environment import Cell, ScopeCell
 from .kernels.operands import dtype_from_name
-from .kernels.registry import KernelError
+from .kernels.registry import KERNELS, SPECIALIZERS, KernelError
+from .structure_ops import STRUCTURE_OPS
 from .trace import TraceEvent
 
-__all__ = ["STATIC_RESULT", "OpStep", "Observer", "plan_op", "run_steps", "run_steps_observed"]
+__all__ = ["STATIC_RESULT", "CONSTANT_OPS", "OpStep", "Observer", "bound_call", "plan_op",
+           "run_steps", "run_steps_observed", "static_operands"]
 
 Observer = Callable[[Operation, tuple], None]
 """``observer(op, results)``: called after each op with its result arrays (see the module)."""
@@ -82,6 +86,58 @@ class OpStep:
                 for kind, _, dtype in checks):
             self.expect = tuple((value, shape if kind == _STATIC else None, dtype)
                                 for value, (kind, shape, dtype) in zip(results, checks))
+
+
+CONSTANT_OPS = frozenset({"pd_op.full", "pd_op.full_int_array"})
+"""Ops that, without operands, give the same arrays on every run: the plan computes them once
+(kernels never write into their operands, so the arrays can be shared between runs)."""
+
+
+def static_operands(op: Operation) -> tuple[tuple, tuple, tuple]:
+    """Per operand: its static shape (None if unknown or dynamic), its dtype name (or None), and
+    the ``value`` of the ``pd_op.full_int_array`` that makes it (or None): what a kernel
+    specializer is given (``kernels.registry.specializer``)."""
+    shapes, dtypes, constants = [], [], []
+    for v in op.operands:
+        t = v.type if v is not None else None
+        static = isinstance(t, DenseTensorType) and all(d >= 0 for d in t.shape)
+        shapes.append(tuple(t.shape) if static else None)
+        dtypes.append(str(t.dtype) if isinstance(t, DenseTensorType) else None)
+        owner = v.owner if v is not None else None
+        constant = None
+        if owner is not None and owner.name == "pd_op.full_int_array" and not owner.operands \
+                and "value" in owner.attributes:
+            constant = tuple(int(n) for n in to_python(owner.attributes["value"]))
+        constants.append(constant)
+    return tuple(shapes), tuple(dtypes), tuple(constants)
+
+
+def bound_call(op: Operation, xp: Any, attrs: dict, fail: Callable) -> Callable:
+    """``call(run, inputs)`` for ``op``: its kernel bound to ``xp`` and its attributes (for a
+    constant op, its results computed now), or its structure/communication handler bound to the
+    op. ``fail(op, message)`` makes the error a constant op's kernel raises."""
+    handler = STRUCTURE_OPS.get(op.name) or COMMUNICATION_OPS.get(op.name)
+    name = attrs.get("parameter_name")
+    if op.name == "builtin.parameter" and name is not None:
+        return lambda run, inputs: [run.scope_cell(name, op)]
+    if handler is not None:
+        return lambda run, inputs: handler(run, op, inputs)
+    kernel = KERNELS[op.name]
+    special = SPECIALIZERS.get(op.name)
+    if special is not None:
+        try:
+            fast = special(xp, attrs, *static_operands(op))
+        except KernelError as error:
+            raise fail(op, f"{op.name}: {error.message}") from error
+        if fast is not None:
+            return lambda run, inputs: fast(inputs)
+    if op.name in CONSTANT_OPS and not op.operands:
+        try:
+            constant = kernel(xp, [], attrs)
+        except Exception as error:  # noqa: BLE001 - re-raised naming the op
+            raise fail(op, f"{op.name} failed: {type(error).__name__}: {error}") from error
+        return lambda run, inputs: list(constant)
+    return lambda run, inputs: kernel(xp, inputs, attrs)
 
 
 def _result_check(xp: Any, t: Any, op_name: str) -> tuple:
