@@ -282,7 +282,9 @@ class Executor:
 
     def use_counts(self, indices: Iterable[int] | None = None) -> Counter:
         """Value -> reads by the ops at ``indices`` (default: all ops)."""
-        key = self._every_op if indices is None else tuple(indices)
+        return Counter(self._counts(self._every_op if indices is None else tuple(indices)))
+
+    def _counts(self, key: tuple) -> Counter:
         counts = self._use_counts.get(key)
         if counts is None:
             counts = Counter()
@@ -290,14 +292,15 @@ class Executor:
                 for value, times in self.steps[i].reads:
                     counts[value] += times
             self._use_counts[key] = counts
-        return Counter(counts)
+        return counts
 
     def environment(self, indices: Iterable[int] | None = None, *,
                     measure_bytes: bool = False) -> Environment:
         """A fresh environment for running the ops at ``indices`` (default: all) in it;
         ``measure_bytes``: track its peak live bytes (see Environment)."""
         key = self._every_op if indices is None else tuple(indices)
-        return Environment(self.use_counts(key), measure_bytes=measure_bytes, made_for=key)
+        # Environment copies the counts it is given
+        return Environment(self._counts(key), measure_bytes=measure_bytes, made_for=key)
 
     def _plan(self, indices: Iterable[int]) -> tuple:
         """``(key, steps, sources, frees)`` for the ops at ``indices``, made once per distinct

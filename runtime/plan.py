@@ -61,11 +61,12 @@ class OpStep:
         reads: ``(value, reads)`` per distinct operand value, for freeing.
         in_place: result position -> operand position whose cell the result updates.
         checks: per result ``(kind, shape, dtype)`` (kinds above); ``cells``: whether a result
-            may be a ScopeCell (structure ops that read the scope).
+            may be a ScopeCell (structure ops that read the scope); ``dense``: no null operand;
+            ``expect``: the results the loop binds itself (see below), or None.
     """
 
     __slots__ = ("op", "index", "call", "operands", "results", "reads", "in_place", "checks",
-                 "cells", "expect")
+                 "cells", "expect", "dense")
 
     def __init__(self, op, index, call, operands, results, reads, in_place, checks, cells):
         self.op = op
@@ -77,6 +78,7 @@ class OpStep:
         self.in_place = in_place
         self.checks = checks
         self.cells = cells
+        self.dense = None not in operands  # no null operand to skip when reading
         # The common case, bound by the loop itself: each result ``(value, shape, dtype)``
         # (shape None: not checked, a null result) when every result is static with a known
         # dtype or null, none is in place and none is a scope cell; None otherwise.
@@ -260,7 +262,8 @@ def run_steps(steps: list[OpStep], run, fail: Callable, guarded: tuple,
     try:
         for step in steps:
             try:
-                inputs = [cells[v].array if v is not None else None for v in step.operands]
+                inputs = [cells[v].array for v in step.operands] if step.dense else \
+                    [cells[v].array if v is not None else None for v in step.operands]
             except KeyError:  # a kwarg read for the first time, or a value that is not live
                 inputs = _inputs(step, run)
             try:

@@ -37,6 +37,10 @@ CASES = [
     *[("pd_op.matmul_grad", {"transpose_x": tx, "transpose_y": ty},
        [f32(*((5, 3) if tx else (3, 5))), f32(*((4, 5) if ty else (5, 4))), f32(3, 4)], None)
       for tx in (False, True) for ty in (False, True)],
+    ("pd_op.scale", {"bias": 0.5, "bias_after_scale": True},
+     [f32(3, 4), np.asarray([1.5], np.float32)], None),
+    ("pd_op.scale", {"bias": -0.25, "bias_after_scale": False},
+     [f32(3, 4), np.asarray(2.0, np.float32)], None),
     ("pd_op.layer_norm", {"epsilon": 1e-5, "begin_norm_axis": 2}, [f32(2, 3, 4), f32(4), f32(4)],
      None),
     ("pd_op.layer_norm", {"epsilon": 1e-3, "begin_norm_axis": -1}, [f32(6, 8), None, None], None),
@@ -78,6 +82,7 @@ def test_specialized_kernel_equals_the_generic_one(case, name, xp):
     ("pd_op.sgd_", {"multi_precision": True}, [f32(3), np.asarray(0.1, np.float32), f32(3),
                                                f32(3)], None),
     ("pd_op.matmul", {}, [f32(2, 3, 4), f32(4, 5)], None),  # batch axes broadcast
+    ("pd_op.scale", {"bias": 0.0}, [np.arange(3), np.asarray([2], np.int64)], None),  # integers
     ("pd_op.matmul_grad", {}, [f32(4), f32(4, 5), f32(5)], None),
 ])
 def test_ops_that_do_not_fit_get_the_generic_kernel(op_name, attrs, inputs, constants):

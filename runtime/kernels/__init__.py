@@ -33,7 +33,7 @@ sigmoid), ``activation`` (relu, gelu, silu, swiglu, tanh, softmax), ``linalg`` (
 concat, split, split_with_num, slice, set_value_with_tensor, squeeze, unsqueeze, expand),
 ``embedding`` (embedding, c_embedding), ``loss`` (cross_entropy_with_softmax), ``optimizer``
 (sgd_, adam_, adamw_, momentum_), each with the gradient ops Paddle defines; ``specialize``
-(transpose, reshape, sgd_ and grads, specialized to one op's static shapes when the executor
+(transpose, reshape, sgd_, matmul, scale and grads, specialized to one op's static shapes when the executor
 plans a program; see ``registry.specializer``); ``special`` (erf),
 ``operands`` (operand and attribute conversion), ``testing`` (helpers for kernel tests).
 """

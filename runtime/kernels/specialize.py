@@ -124,3 +124,21 @@ def matmul_grad(xp: Any, attrs: dict, shapes: tuple, dtypes: tuple, constants: t
     if tx and not ty:
         return lambda inputs: [mm(inputs[1], t(inputs[2])), mm(inputs[0], inputs[2])]
     return lambda inputs: [mm(t(inputs[1]), t(inputs[2])), mm(t(inputs[2]), t(inputs[0]))]
+
+
+@specializer("pd_op.scale", "pd_op.scale_")
+def scale(xp: Any, attrs: dict, shapes: tuple, dtypes: tuple, constants: tuple
+          ) -> Callable | None:
+    """``scale(x, scale)`` of a float x with a one-element ``scale`` operand of x's dtype and a
+    float ``bias``: ``x * scale + bias`` (or ``(x + bias) * scale``), the scalar read as 0-d."""
+    bias = attrs.get("bias", 0.0)
+    if len(shapes) < 2 or shapes[1] not in ((), (1,)) or dtypes[0] not in _FLOATS \
+            or dtypes[1] != dtypes[0] or not isinstance(bias, float):
+        return None
+    scalar = xp.reshape
+    if attrs.get("bias_after_scale", True):
+        return lambda inputs: [inputs[0] * scalar(inputs[1], ()) + bias]
+    return lambda inputs: [(inputs[0] + bias) * scalar(inputs[1], ())]
+
+
+_FLOATS = frozenset({"float16", "bfloat16", "float32", "float64"})
