@@ -27,10 +27,10 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from ..engine.attributes import to_python
-from ..engine.ir import Operation
-from ..engine.types import DenseTensorType, VectorType
-from .comm_ops import COMMUNICATION_OPS
+from rulepass.engine.ir.attributes import to_python
+from rulepass.engine.ir.core import Operation
+from rulepass.engine.ir.types import DenseTensorType, VectorType
+from rulepass.runtime.comm.ops import COMMUNICATION_OPS
 from .environment import Cell, ScopeCell
 from .kernels.operands import dtype_from_name
 from .kernels.registry import KERNELS, SPECIALIZERS, KernelError

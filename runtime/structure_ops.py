@@ -1,7 +1,7 @@
 """Structure and I/O ops of a dense Paddle program, run by the executor itself.
 
 A handler is ``fn(run, op, inputs) -> results`` like the communication handlers of
-:mod:`rulepass.runtime.comm_ops`; ``run`` is the executor's state of one call and gives
+:mod:`rulepass.runtime.comm.ops`; ``run`` is the executor's state of one call and gives
 ``attr(op, key)``, ``fail(op, message)``, ``scope``/``feeds``, ``scope_cell(name, op)``,
 ``feed(name, op)`` and ``output(name, array)``. The semantics (Paddle 3.3.1) are those the
 executor's module docstring lists: ``builtin.combine`` -> a Python list, ``builtin.split`` -> its
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..engine.ir import Operation
+from rulepass.engine.ir.core import Operation
 
 __all__ = ["STRUCTURE_OPS", "persistable_data"]
 

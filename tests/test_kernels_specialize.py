@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rulepass.engine.pir_parse import parse_program
+from rulepass.engine.pir.parse import parse_program
 from rulepass.runtime.executor import ExecutionError, Executor
 from rulepass.runtime.kernels import KERNELS, KernelError
 from rulepass.runtime.kernels.registry import SPECIALIZERS

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rulepass.engine.pir_parse import parse_program
+from rulepass.engine.pir.parse import parse_program
 from rulepass.example import ExampleError, load_example
 from rulepass.run import RunOptions, run_local, summarize
 
@@ -132,7 +132,7 @@ def test_every_rank_numbers_its_process_groups_alike(name):
 def test_sequence_parallel_fuses_every_row_parallel_output_and_halves_its_bytes():
     # Issue "Tensor and sequence parallel": in mp2_sp the row-parallel output goes Partial ->
     # Shard(0); lowered as all_reduce + split it is fused into reduce_scatter on every rank.
-    from rulepass.runtime.collectives import ring_bytes
+    from rulepass.runtime.comm.collectives import ring_bytes
 
     example = load_example(EXAMPLES / "mp2_sp")
     records, losses, comm, events, schedule, micro_batches = run_local(example, RunOptions())
@@ -156,7 +156,7 @@ def test_data_parallel_grads_are_all_reduced_once_per_step_after_gradient_merge(
     # Issue 19: as Paddle's gradient merge does (auto_parallel_gradient_merge.py), a dp grad
     # accumulates partial in its @GRAD@MERGE buffer and is summed once, in the optimizer job.
     # Once per micro-batch gave 24 and 36 calls per rank over 3 steps, and twice the bytes.
-    from rulepass.runtime.collectives import ring_bytes
+    from rulepass.runtime.comm.collectives import ring_bytes
 
     example = load_example(EXAMPLES / "dp2_pp2")
     assert example.parallel.micro_batches == 2
