@@ -23,8 +23,8 @@ default 1e-4, on the loss, on every parameter's grad and on every updated parame
 weights compared with an absolute floor of rtol times the array's largest magnitude, since float32
 sums taken in another order differ near zero). Then both are timed, interleaved, ``--repeat``
 times; the table gives wall and CPU medians, and the ratio executor / reference as the median of
-the ratios of adjacent pairs (target <= 1.1), which a machine shared with other jobs disturbs
-least. ``--profile`` adds a cProfile of one executor step and the per-op time the executor
+the ratios of adjacent pairs (target <= 1.1; <= 2 for ``--quick``), which a machine shared with
+other jobs disturbs least; the same median of CPU-time ratios is printed beside it. ``--profile`` adds a cProfile of one executor step and the per-op time the executor
 measures. BLAS threads fighting other jobs for the cores make wall times swing by 2x; the figures
 in ``docs/performance.md`` were taken with ``OPENBLAS_NUM_THREADS=1``.
 
@@ -67,6 +67,10 @@ from rulepass.runtime.comm.local import run_ranks
 from rulepass.runtime.executor import Executor
 
 TARGET_RATIO = 1.1
+"""Executor / reference on the full block (kernels dominate: the interpreter must not show)."""
+QUICK_TARGET_RATIO = 2.0
+"""Executor / reference on the tiny block (``--quick``), where the interpreter is all there is
+besides short kernels (issue 19)."""
 LN_EPSILON = 1e-5
 GELU_C = math.sqrt(2.0 / math.pi)
 GELU_CUBIC = 0.044715
@@ -508,13 +512,19 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
     executor_s, reference_s, ops = time_both(shape, backend, repeat)
+    # process_time ticks coarsely on some systems: a zero CPU reading would divide by zero
+    if not any(r[1] > 0 for r in reference_s):
+        reference_s = [(w, max(c, 1e-9)) for w, c in reference_s]
     wall = [statistics.median(w for w, _ in side) for side in (executor_s, reference_s)]
     cpu = [statistics.median(c for _, c in side) for side in (executor_s, reference_s)]
     best = [min(w for w, _ in side) for side in (executor_s, reference_s)]
     # Each executor step is timed next to a reference step: the median of the pairs' ratios is
     # steadier than a ratio of medians on a machine shared with other jobs.
     ratio = statistics.median(e[0] / r[0] for e, r in zip(executor_s, reference_s))
-    verdict = "met" if ratio <= TARGET_RATIO else "missed"
+    cpu_ratio = statistics.median(e[1] / r[1] for e, r in zip(executor_s, reference_s)
+                                  if r[1] > 0)
+    target = QUICK_TARGET_RATIO if args.quick else TARGET_RATIO
+    verdict = "met" if ratio <= target else "missed"
     print()
     print(table(
         ["side", "ops", "steps", "median wall s", "min wall s", "median CPU s", "paired ratio"],
@@ -525,8 +535,9 @@ def main(argv: list[str] | None = None) -> int:
          ["ratio executor/reference", "", "", f"{wall[0] / wall[1]:.3f}",
           f"{best[0] / best[1]:.3f}", f"{cpu[0] / cpu[1]:.3f}", f"{ratio:.3f}"]],
         args.markdown))
-    print(f"target: executor/reference <= {TARGET_RATIO} (median of paired wall ratios): "
-          f"{ratio:.3f}, {verdict}")
+    print(f"target: executor/reference <= {target} (median of paired wall ratios): "
+          f"{ratio:.3f}, {verdict}; median of paired CPU-time ratios {cpu_ratio:.3f} (steadier "
+          "when other jobs preempt the longer step more often)")
 
     print()
     comm_rows = []

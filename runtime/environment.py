@@ -9,7 +9,7 @@ scope dict) are :class:`ScopeCell` s that write through to that dict, so an opti
 outlives the run.
 
 Freeing: the environment is built with the number of reads each value will get from the ops that
-will run in it (``use_counts``); the executor calls :meth:`Environment.consumed` after each op and a
+will run in it (``use_counts``); the executor calls :meth:`Environment.done` after each op and a
 value is dropped when its count reaches zero. A value never read is dropped right after its op.
 Counting reads, rather than storing a last-use index, stays exact when a pipeline runs only some of
 a program's jobs in an environment (a micro-batch that never runs the optimizer keeps the values the
@@ -29,21 +29,12 @@ class Cell:
     """A box holding one array (or a Python list of arrays for a ``vec[...]`` value, or None for a
     null value). Values that alias each other share a cell."""
 
-    __slots__ = ("_array",)
+    __slots__ = ("array",)  # a plain slot: reading it is the executor's innermost step
 
     persistent = False
 
     def __init__(self, array: Any):
-        self._array = array
-
-    @property
-    def array(self) -> Any:
-        """The array currently stored."""
-        return self._array
-
-    @array.setter
-    def array(self, new: Any) -> None:
-        self._array = new
+        self.array = array
 
 
 class ScopeCell(Cell):
@@ -85,71 +76,89 @@ class Environment:
             (a value read twice by one op counts twice). Values absent from it are read by none.
 
     Attributes:
+        cells: value -> its Cell, for the values live now (the executor's loop reads and binds
+            them directly).
+        remaining: value -> reads still to come here (absent: none).
         peak_live_values: the most values bound at once (after each op, before freeing).
-        peak_live_bytes: the most bytes of distinct non-persistent arrays bound at once.
+        made_for: what the environment was made for (the executor's key of the ops it will
+            run; opaque here).
+        measure_bytes: also measure ``peak_live_bytes`` (off by default: it walks every live
+            value after each op, which makes a run quadratic in the program's size).
+        peak_live_bytes: the most bytes of distinct non-persistent arrays bound at once (0
+            unless ``measure_bytes``).
         freed: how many values were dropped after their last use.
     """
 
-    def __init__(self, use_counts: Mapping[Any, int]):
-        self._cells: dict[Any, Cell] = {}
-        self._remaining: dict[Any, int] = dict(use_counts)
+    def __init__(self, use_counts: Mapping[Any, int], *, measure_bytes: bool = False,
+                 made_for: Any = None):
+        self.cells: dict[Any, Cell] = {}
+        self.remaining: dict[Any, int] = dict(use_counts)
+        self.measure_bytes = measure_bytes
+        self.made_for = made_for
         self.peak_live_values = 0
         self.peak_live_bytes = 0
         self.freed = 0
 
     def __contains__(self, value: Any) -> bool:
-        return value in self._cells
+        return value in self.cells
 
     def __len__(self) -> int:
-        return len(self._cells)
+        return len(self.cells)
 
     def cell(self, value: Any) -> Cell:
         """The cell bound to ``value``; KeyError when it is not live."""
-        return self._cells[value]
+        return self.cells[value]
 
     def read(self, value: Any) -> Any:
         """The array bound to ``value``; KeyError when it is not live."""
-        return self._cells[value].array
+        return self.cells[value].array
+
+    def read_all(self, values) -> list:
+        """The arrays bound to ``values`` (None for a None entry, a null operand), in order;
+        KeyError when one is not live."""
+        cells = self.cells
+        return [cells[v].array if v is not None else None for v in values]
 
     def bind(self, value: Any, array: Any) -> Cell:
         """Bind ``value`` to a new cell holding ``array``; returns the cell."""
         cell = Cell(array)
-        self._cells[value] = cell
+        self.cells[value] = cell
         return cell
 
     def bind_cell(self, value: Any, cell: Cell) -> None:
         """Bind ``value`` to an existing cell (an alias: an in-place result, a scope variable)."""
-        self._cells[value] = cell
+        self.cells[value] = cell
 
     def live_bytes(self) -> int:
         """Bytes of the distinct non-persistent arrays bound now."""
         seen: dict[int, int] = {}
-        for cell in self._cells.values():
+        for cell in self.cells.values():
             if not cell.persistent:
                 array = cell.array
                 seen[id(array)] = _nbytes(array)
         return sum(seen.values())
 
-    def note_peak(self) -> None:
-        """Record the current number of live values and bytes into the peaks."""
-        self.peak_live_values = max(self.peak_live_values, len(self._cells))
-        self.peak_live_bytes = max(self.peak_live_bytes, self.live_bytes())
-
-    def consumed(self, value: Any) -> None:
-        """One read of ``value`` happened; drop it when that was its last read here."""
-        left = self._remaining.get(value, 0) - 1
-        if left > 0:
-            self._remaining[value] = left
-            return
-        self._remaining.pop(value, None)
-        if self._cells.pop(value, None) is not None:
-            self.freed += 1
-
-    def drop_if_unused(self, value: Any) -> None:
-        """Drop ``value`` now when no op that runs here reads it."""
-        if self._remaining.get(value, 0) <= 0 and self._cells.pop(value, None) is not None:
-            self.freed += 1
+    def done(self, reads, results) -> None:
+        """An op ran: record the peaks, count its ``reads`` (``(value, times)`` pairs), drop the
+        values it read for the last time here and the ``results`` no op here reads."""
+        cells = self.cells
+        if len(cells) > self.peak_live_values:
+            self.peak_live_values = len(cells)
+        if self.measure_bytes:
+            self.peak_live_bytes = max(self.peak_live_bytes, self.live_bytes())
+        remaining = self.remaining
+        for value, times in reads:
+            left = remaining.get(value, 0) - times
+            if left > 0:
+                remaining[value] = left
+                continue
+            remaining.pop(value, None)
+            if cells.pop(value, None) is not None:
+                self.freed += 1
+        for value in results:
+            if remaining.get(value, 0) <= 0 and cells.pop(value, None) is not None:
+                self.freed += 1
 
     def remaining_uses(self, value: Any) -> int:
         """Reads of ``value`` still to come here."""
-        return self._remaining.get(value, 0)
+        return self.remaining.get(value, 0)

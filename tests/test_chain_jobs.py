@@ -19,7 +19,7 @@ from rulepass.example import load_example
 from rulepass.runtime.pipeline import split_jobs
 
 ROOT = Path(__file__).resolve().parent.parent
-CONFIGS = ["pp2_fthenb", "pp2_1f1b", "pp2_vpp2", "pp2_vpp2_localmap"]
+CONFIGS = ["pp2_fthenb", "pp2_1f1b", "pp2_vpp2", "pp2_vpp2_localmap", "dp2_pp2"]
 
 
 @pytest.fixture(scope="module")

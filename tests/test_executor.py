@@ -135,7 +135,7 @@ def test_values_are_freed_after_their_last_read():
     assert env.peak_live_values == 2  # an op's input and its result; 11 without freeing
     assert env.freed == 11 and len(env) == 0
     executor = Executor(chain(10, reuse_input_at_end=True))
-    env = executor.environment()
+    env = executor.environment(measure_bytes=True)  # bytes are measured only when asked
     executor.run_ops(range(len(executor.ops)), env, feeds={"x": np.ones(4, np.float32)})
     assert env.peak_live_values == 3  # x stays live until the final add reads it
     assert env.peak_live_bytes == 3 * 16
@@ -282,3 +282,57 @@ def test_non_persistable_kwarg_without_a_value_is_refused():
 def test_fed_array_of_the_wrong_dtype_is_refused():
     with pytest.raises(MissingInputError, match="fed dtype float64, the program expects float32"):
         Executor(MLP).run({"x": np.zeros((2, 3))}, {"w": np.zeros((3, 4), np.float32)})
+
+
+def test_observer_sees_every_op_and_its_results_after_it_ran():
+    # The hook SELFCHECK (issue 15) compares every op's results with a single-device run.
+    x = np.arange(6, dtype=np.float32).reshape(2, 3) - 2
+    w = np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)
+    seen = []
+    executor = Executor(MLP, observer=lambda op, results: seen.append((op, results)))
+    out = executor.run({"x": x}, {"w": w})
+    assert [op for op, _ in seen] == executor.ops
+    assert all(isinstance(results, tuple) and len(results) == len(op.results)
+               for op, results in seen)
+    by_name = {op.name: results for op, results in seen}
+    np.testing.assert_array_equal(by_name["builtin.parameter"][0], w)  # the array, not a cell
+    np.testing.assert_array_equal(by_name["pd_op.matmul"][0], x @ w)
+    np.testing.assert_array_equal(by_name["pd_op.relu"][0], out["y"])
+    assert by_name["builtin.shadow_output"] == ()
+    # run_ops takes one for a single call; without any, the planned loop runs (nothing seen)
+    seen.clear()
+    executor.observer = None
+    executor.run({"x": x}, {"w": w})
+    assert seen == []
+    other = []
+    env = executor.environment()
+    executor.run_ops(range(len(executor.ops)), env, feeds={"x": x}, scope={"w": w},
+                     observer=lambda op, results: other.append(op.name))
+    assert other == [op.name for op in executor.ops]
+
+
+def test_result_types_are_checked_against_the_namespace_when_planned():
+    # NumPy has no bfloat16: the op is named when the executor is built, before any run.
+    bf16 = program(
+        data("%0", "x", "2"),
+        '    (%1) = "pd_op.cast" (%0) {dtype:bfloat16,op_role:0} : (tensor<2xf32>) -> tensor<2xbf16>',
+    )
+    with pytest.raises(ExecutionError, match="dtype 'bfloat16' is not available") as info:
+        Executor(bf16)
+    assert info.value.line == 3
+
+
+def test_an_environment_of_its_own_frees_like_a_shared_one():
+    # run() frees by the plan's table; an environment several calls share counts reads. Both
+    # drop the same values at the same ops.
+    executor = Executor(chain(10, reuse_input_at_end=True))
+    feeds = {"x": np.ones(4, np.float32)}
+    everything = range(len(executor.ops))
+    own = executor.environment(everything)
+    executor.run_ops(everything, own, feeds=feeds)
+    shared = executor.environment(everything)
+    first, rest = list(everything)[:5], list(everything)[5:]
+    executor.run_ops(first, shared, feeds=feeds)
+    executor.run_ops(rest, shared, feeds=feeds)
+    assert (own.peak_live_values, own.freed, len(own)) == (shared.peak_live_values,
+                                                          shared.freed, len(shared)) == (3, 12, 0)

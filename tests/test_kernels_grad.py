@@ -77,6 +77,10 @@ def test_scale_square_and_cast_grads(xp):
     [
         ((3, 4), (4, 5), False, False),
         ((4, 3), (5, 4), True, True),
+        ((4, 3), (4, 5), True, False),
+        ((3, 4), (5, 4), False, True),
+        ((2, 3, 4, 5), (2, 3, 4, 6), True, False),  # attention's batched products, no broadcast
+        ((2, 3, 5, 4), (2, 3, 6, 4), False, True),
         ((2, 1, 4, 3), (5, 4), True, True),
         ((2, 3, 4), (1, 4, 2), False, False),
         ((4,), (4, 5), False, False),

@@ -9,9 +9,13 @@ auto_parallel_gradient_merge.py`` which pipelines force on), as its printed prog
 - for every trainable ``builtin.parameter`` with a grad, in program order, ``pd_op.sgd_(param, lr,
   grad, <<NULL VALUE>>)`` or ``pd_op.adamw_(...)``, ``op_role: 2``;
 - with gradient merge over ``k > 1`` micro-batches: a persistent kwarg ``<param>@GRAD@MERGE``
-  (zero at start), ``pd_op.add_(merge, grad)`` right after the grad is made (``op_role: 1``,
-  ``grad_merge_add``), then before the update ``pd_op.scale_(merge, full(1/k))`` (the average),
-  and after all updates the buffer is zeroed with ``pd_op.set_value_with_tensor_``.
+  (zero at start) typed as the grad (a data-parallel grad stays Partial in it),
+  ``pd_op.add_(merge, grad)`` right after the grad is made (``op_role: 1``, ``grad_merge_add``,
+  the grad producer's placements), then before the update ``pd_op.scale_(merge, full(1/k))``
+  (the average), which needs the parameter's placement: the partition step puts the reshard of
+  the merged grad (the dp ``all_reduce``) before it, in the optimizer job, once per step, where
+  Paddle's ``_pir_append_gradient_merge_backward_op`` moves it; after all updates the buffer is
+  zeroed with ``pd_op.set_value_with_tensor_``.
 
 AdamW's moments and beta powers are persistable ``builtin.parameter`` ops named as Paddle names
 them (``<param>_moment1_0``, ``<param>_moment2_0``, ``<param>_beta1_pow_acc_0``,
@@ -130,14 +134,17 @@ def append_optimizer(program: Program, grads: dict, optimizer: str = "sgd",
     if micro_batches > 1:
         for p in params:
             grad = grads[p.result]
+            # The buffer has the grad's placement (Paddle's ``grad_type``): a data-parallel grad
+            # stays partial while it accumulates, and the reshard that sums it is made before
+            # the scale_ below, so it runs once per step rather than once per micro-batch.
             buffer = make_kwarg(f"{p.attributes.get('parameter_name')}@GRAD@MERGE",
-                                p.result.type, [("place", Place("cpu")), ("persistable", True)])
+                                grad.type, [("place", Place("cpu")), ("persistable", True)])
             program.add_kwarg(buffer, 0)  # Paddle lists the newest buffer first
             producer = grad.owner
             mesh = producer.dist_attr.mesh if producer.dist_attr is not None else None
             add = _create(program, "pd_op.add_", [buffer, grad], {
                 "grad_merge_add": True, "op_role": BACKWARD_ROLE, "stop_gradient": (False,)},
-                [p.result.type], mesh, after=producer, required=_as_param(p, 1))
+                [grad.type], mesh, after=producer)
             if "chunk_id" in producer.attributes:
                 add.set_attr("chunk_id", producer.attributes["chunk_id"])
             if add.dist_attr is not None and producer.dist_attr is not None:
@@ -159,7 +166,7 @@ def append_optimizer(program: Program, grads: dict, optimizer: str = "sgd",
                 [_scalar_type(p.result.type, (1,))], mesh)
             scaled = _create(program, "pd_op.scale_", [buffer, factor.result], {
                 "bias": 0.0, "bias_after_scale": False, "op_role": OPTIMIZE_ROLE,
-                "stop_gradient": (True,)}, [p.result.type], mesh)
+                "stop_gradient": (True,)}, [p.result.type], mesh, required=_as_param(p, 0))
             grad = scaled.result
             made += [factor, scaled]
         if optimizer == "sgd":

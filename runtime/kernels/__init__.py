@@ -32,7 +32,9 @@ sigmoid), ``activation`` (relu, gelu, silu, swiglu, tanh, softmax), ``linalg`` (
 (layer_norm, rms_norm), ``reduction`` (mean, sum, mean_all), ``shape`` (reshape, transpose,
 concat, split, split_with_num, slice, set_value_with_tensor, squeeze, unsqueeze, expand),
 ``embedding`` (embedding, c_embedding), ``loss`` (cross_entropy_with_softmax), ``optimizer``
-(sgd_, adam_, adamw_, momentum_), each with the gradient ops Paddle defines; ``special`` (erf),
+(sgd_, adam_, adamw_, momentum_), each with the gradient ops Paddle defines; ``specialize``
+(transpose, reshape, sgd_, matmul, scale and grads, specialized to one op's static shapes when the executor
+plans a program; see ``registry.specializer``); ``special`` (erf),
 ``operands`` (operand and attribute conversion), ``testing`` (helpers for kernel tests).
 """
 
@@ -47,6 +49,7 @@ from . import (  # noqa: F401  (importing a module registers its kernels)
     optimizer,
     reduction,
     shape,
+    specialize,
     unary,
 )
 from .registry import KERNELS, Kernel, KernelError, UnknownOpError, kernel, lookup

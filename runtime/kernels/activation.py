@@ -138,10 +138,10 @@ def tanh_grad(xp: Any, inputs: list, attrs: dict) -> list:
 def softmax_of(xp: Any, x: Any, axis: int) -> Any:
     """Numerically stable softmax of x along ``axis``, computed in ``compute_dtype``, returned in
     x's dtype. Shared with ``loss.py``."""
-    wide = xp.astype(x, compute_dtype(xp, x))
+    wide = xp.astype(x, compute_dtype(xp, x), copy=False)
     shifted = wide - xp.max(wide, axis=axis, keepdims=True)
     e = xp.exp(shifted)
-    return xp.astype(e / xp.sum(e, axis=axis, keepdims=True), x.dtype)
+    return xp.astype(e / xp.sum(e, axis=axis, keepdims=True), x.dtype, copy=False)
 
 
 @kernel("pd_op.softmax", "pd_op.softmax_")

@@ -116,7 +116,9 @@ def scale(xp: Any, inputs: list, attrs: dict) -> list:
     x = inputs[0]
     factor = inputs[1] if len(inputs) > 1 and inputs[1] is not None else attrs.get("scale", 1.0)
     factor = scalar_like(xp, factor, x)
-    bias = scalar_like(xp, attrs.get("bias", 0.0), x)
+    bias = attrs.get("bias", 0.0)
+    if not (isinstance(bias, float) and xp.isdtype(x.dtype, "real floating")):
+        bias = scalar_like(xp, bias, x)  # a Python float keeps a float array's dtype as it is
     if attrs.get("bias_after_scale", True):
         return [x * factor + bias]
     return [(x + bias) * factor]

@@ -18,9 +18,7 @@ from .registry import kernel
 
 
 def _swap_last(xp: Any, a: Any) -> Any:
-    axes = list(range(a.ndim))
-    axes[-1], axes[-2] = axes[-2], axes[-1]
-    return xp.permute_dims(a, tuple(axes))
+    return xp.matrix_transpose(a)
 
 
 def _as_matrices(xp: Any, x: Any, y: Any, transpose_x: bool, transpose_y: bool):
@@ -38,6 +36,10 @@ def matmul(xp: Any, inputs: list, attrs: dict) -> list:
     1-D operands as described in the module docstring. Float dtypes, promoted per the array API.
     """
     x, y = inputs
+    if x.ndim >= 2 and y.ndim >= 2:
+        t = xp.matrix_transpose
+        return [xp.matmul(t(x) if attrs.get("transpose_x", False) else x,
+                          t(y) if attrs.get("transpose_y", False) else y)]
     x2, y2 = _as_matrices(xp, x, y, attrs.get("transpose_x", False), attrs.get("transpose_y", False))
     out = xp.matmul(x2, y2)
     if x.ndim == 1:
@@ -45,6 +47,23 @@ def matmul(xp: Any, inputs: list, attrs: dict) -> list:
     if y.ndim == 1:
         out = xp.squeeze(out, axis=-1)
     return [out]
+
+
+def _same_batch_grads(xp: Any, x: Any, y: Any, og: Any, transpose_x: bool,
+                      transpose_y: bool) -> list:
+    """matmul_grad when x and y have rank >= 2 and the same batch axes (nothing broadcast, so
+    nothing to sum): each grad is one matmul of ``og`` with the other operand, in the order
+    that gives it its operand's layout directly (``(og @ B^T)^T = B @ og^T``)."""
+    t = xp.matrix_transpose
+    if transpose_x:
+        x_grad = xp.matmul(t(y), t(og)) if transpose_y else xp.matmul(y, t(og))
+    else:
+        x_grad = xp.matmul(og, y) if transpose_y else xp.matmul(og, t(y))
+    if transpose_y:
+        y_grad = xp.matmul(t(og), t(x)) if transpose_x else xp.matmul(t(og), x)
+    else:
+        y_grad = xp.matmul(x, og) if transpose_x else xp.matmul(t(x), og)
+    return [x_grad, y_grad]
 
 
 @kernel("pd_op.matmul_grad")
@@ -58,6 +77,9 @@ def matmul_grad(xp: Any, inputs: list, attrs: dict) -> list:
     x, y, out_grad = inputs
     transpose_x = attrs.get("transpose_x", False)
     transpose_y = attrs.get("transpose_y", False)
+    if x.ndim >= 2 and x.ndim == y.ndim and x.shape[:-2] == y.shape[:-2] \
+            and out_grad.ndim == x.ndim:
+        return _same_batch_grads(xp, x, y, out_grad, transpose_x, transpose_y)
     a, b = _as_matrices(xp, x, y, transpose_x, transpose_y)
     batch = _broadcast_shape(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
     grad = xp.reshape(out_grad, batch + (a.shape[-2], b.shape[-1]))

@@ -71,16 +71,16 @@ def cross_entropy_with_softmax(xp: Any, inputs: list, attrs: dict) -> list:
     logits, label = inputs
     name = "pd_op.cross_entropy_with_softmax"
     axis = _class_axis(attrs, logits.ndim, name)
-    wide = xp.astype(logits, compute_dtype(xp, logits))
+    wide = xp.astype(logits, compute_dtype(xp, logits), copy=False)
     if attrs.get("use_softmax", True):
         shifted = wide - xp.max(wide, axis=axis, keepdims=True)
         log_p = shifted - xp.log(xp.sum(xp.exp(shifted), axis=axis, keepdims=True))
-        softmax = xp.astype(xp.exp(log_p), logits.dtype)
+        softmax = xp.astype(xp.exp(log_p), logits.dtype, copy=False)
     else:
         log_p = xp.log(wide)
         softmax = logits
     if attrs.get("soft_label", False):
-        loss = -xp.sum(xp.astype(label, log_p.dtype) * log_p, axis=axis, keepdims=True)
+        loss = -xp.sum(xp.astype(label, log_p.dtype, copy=False) * log_p, axis=axis, keepdims=True)
     else:
         ignore_index = attrs.get("ignore_index", -100)
         label = _hard_label(xp, label, logits, axis, name)
@@ -88,7 +88,7 @@ def cross_entropy_with_softmax(xp: Any, inputs: list, attrs: dict) -> list:
         picked = xp.sum(xp.where(_one_hot(xp, label, logits, axis), log_p, xp.zeros_like(log_p)),
                         axis=axis, keepdims=True)
         loss = xp.where(label == ignore_index, xp.zeros_like(picked), -picked)
-    return [softmax, xp.astype(loss, logits.dtype)]
+    return [softmax, xp.astype(loss, logits.dtype, copy=False)]
 
 
 @kernel("pd_op.cross_entropy_with_softmax_grad", "pd_op.cross_entropy_with_softmax_grad_")
@@ -104,10 +104,10 @@ def cross_entropy_with_softmax_grad(xp: Any, inputs: list, attrs: dict) -> list:
     label, softmax, loss_grad = inputs
     name = "pd_op.cross_entropy_with_softmax_grad"
     axis = _class_axis(attrs, softmax.ndim, name)
-    wide = xp.astype(softmax, compute_dtype(xp, softmax))
-    upstream = xp.astype(loss_grad, wide.dtype)
+    wide = xp.astype(softmax, compute_dtype(xp, softmax), copy=False)
+    upstream = xp.astype(loss_grad, wide.dtype, copy=False)
     if attrs.get("soft_label", False):
-        target = xp.astype(label, wide.dtype)
+        target = xp.astype(label, wide.dtype, copy=False)
         if attrs.get("use_softmax", True):
             grad = (wide - target) * upstream
         else:
@@ -118,9 +118,9 @@ def cross_entropy_with_softmax_grad(xp: Any, inputs: list, attrs: dict) -> list:
         hot = _one_hot(xp, label, softmax, axis)
         zeros = xp.zeros_like(wide)
         if attrs.get("use_softmax", True):
-            grad = (wide - xp.astype(hot, wide.dtype)) * upstream
+            grad = (wide - xp.astype(hot, wide.dtype, copy=False)) * upstream
         else:
             safe = xp.where(hot, wide, xp.ones_like(wide))  # no division by the other classes
             grad = xp.where(hot, -upstream / safe, zeros)
         grad = xp.where(label == ignore_index, zeros, grad)
-    return [xp.astype(grad, softmax.dtype)]
+    return [xp.astype(grad, softmax.dtype, copy=False)]

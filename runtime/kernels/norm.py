@@ -14,10 +14,10 @@ rms_norm, the ``rms_norm`` of older ``ops.yaml`` files (x, bias, residual, norm_
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from .operands import compute_dtype
-from .registry import KernelError, kernel
+from .operands import compute_dtype, dtype_from_name, widened
+from .registry import KernelError, kernel, specializer
 
 
 def _rows_cols(shape: tuple, begin: int) -> tuple[int, int]:
@@ -39,6 +39,13 @@ def _begin_norm_axis(attrs: dict, ndim: int, op_name: str) -> int:
     return begin
 
 
+def _as(xp: Any, a: Any, dtype: Any, shape: tuple) -> Any:
+    """``a`` in ``dtype`` and ``shape``, copying or reshaping only when it differs."""
+    if a.dtype != dtype:
+        a = xp.astype(a, dtype)
+    return a if tuple(a.shape) == shape else xp.reshape(a, shape)
+
+
 @kernel("pd_op.layer_norm")
 def layer_norm(xp: Any, inputs: list, attrs: dict) -> list:
     """``layer_norm(x, scale, bias, epsilon=1e-5, begin_norm_axis=1) -> out, mean, variance``.
@@ -51,23 +58,28 @@ def layer_norm(xp: Any, inputs: list, attrs: dict) -> list:
     Raises:
         KernelError: ``begin_norm_axis`` out of range.
     """
-    x, scale, bias = inputs
+    x = inputs[0]
     begin = _begin_norm_axis(attrs, x.ndim, "pd_op.layer_norm")
-    epsilon = attrs.get("epsilon", 1e-5)
-    rows, cols = _rows_cols(tuple(x.shape), begin)
-    wide = compute_dtype(xp, x)
-    x2 = xp.reshape(xp.astype(x, wide), (rows, cols))
-    mean = xp.mean(x2, axis=1)
-    centered = x2 - mean[:, None]
-    variance = xp.mean(centered * centered, axis=1)
-    y = centered / xp.sqrt(variance + epsilon)[:, None]
+    shape = tuple(x.shape)
+    return _layer_norm(xp, inputs, shape, begin, compute_dtype(xp, x), attrs.get("epsilon", 1e-5))
+
+
+def _layer_norm(xp: Any, inputs: list, shape: tuple, begin: int, wide: Any,
+                epsilon: float) -> list:
+    x, scale, bias = inputs
+    rows, cols = _rows_cols(shape, begin)
+    x2 = _as(xp, x, wide, (rows, cols))
+    # sum / cols is what xp.mean computes, with fewer calls
+    mean = xp.sum(x2, axis=1, keepdims=True) / cols
+    centered = x2 - mean
+    variance = xp.sum(centered * centered, axis=1, keepdims=True) / cols
+    y = centered / xp.sqrt(variance + epsilon)
     if scale is not None:
-        y = y * xp.reshape(xp.astype(scale, wide), (cols,))
+        y = y * _as(xp, scale, wide, (cols,))
     if bias is not None:
-        y = y + xp.reshape(xp.astype(bias, wide), (cols,))
-    lead = tuple(x.shape[:begin])  # Paddle types mean and variance as x.shape[:begin_norm_axis]
-    return [xp.astype(xp.reshape(y, tuple(x.shape)), x.dtype), xp.reshape(mean, lead),
-            xp.reshape(variance, lead)]
+        y = y + _as(xp, bias, wide, (cols,))
+    lead = shape[:begin]  # Paddle types mean and variance as x.shape[:begin_norm_axis]
+    return [_as(xp, y, x.dtype, shape), xp.reshape(mean, lead), xp.reshape(variance, lead)]
 
 
 @kernel("pd_op.layer_norm_grad")
@@ -80,26 +92,51 @@ def layer_norm_grad(xp: Any, inputs: list, attrs: dict) -> list:
     ``scale_grad = sum_rows(og * xhat)``, ``bias_grad = sum_rows(og)``. A grad is None where its
     forward operand was None; each has its operand's shape and dtype.
     """
-    x, scale, bias, mean, variance, out_grad = inputs
+    x = inputs[0]
     begin = _begin_norm_axis(attrs, x.ndim, "pd_op.layer_norm_grad")
-    epsilon = attrs.get("epsilon", 1e-5)
-    rows, cols = _rows_cols(tuple(x.shape), begin)
-    wide = compute_dtype(xp, x)
-    x2 = xp.reshape(xp.astype(x, wide), (rows, cols))
-    dy = xp.reshape(xp.astype(out_grad, wide), (rows, cols))
-    rstd = 1.0 / xp.sqrt(xp.reshape(xp.astype(variance, wide), (rows, 1)) + epsilon)
-    xhat = (x2 - xp.reshape(xp.astype(mean, wide), (rows, 1))) * rstd
-    g = dy * xp.reshape(xp.astype(scale, wide), (cols,)) if scale is not None else dy
-    dx = rstd * (g - xp.mean(g, axis=1, keepdims=True)
-                 - xhat * xp.mean(g * xhat, axis=1, keepdims=True))
-    x_grad = xp.astype(xp.reshape(dx, tuple(x.shape)), x.dtype)
+    return _layer_norm_grad(xp, inputs, tuple(x.shape), begin, compute_dtype(xp, x),
+                            attrs.get("epsilon", 1e-5))
+
+
+def _layer_norm_grad(xp: Any, inputs: list, shape: tuple, begin: int, wide: Any,
+                     epsilon: float) -> list:
+    x, scale, bias, mean, variance, out_grad = inputs
+    rows, cols = _rows_cols(shape, begin)
+    x2 = _as(xp, x, wide, (rows, cols))
+    dy = _as(xp, out_grad, wide, (rows, cols))
+    rstd = 1.0 / xp.sqrt(_as(xp, variance, wide, (rows, 1)) + epsilon)
+    xhat = (x2 - _as(xp, mean, wide, (rows, 1))) * rstd
+    g = dy * _as(xp, scale, wide, (cols,)) if scale is not None else dy
+    dx = rstd * (g - xp.sum(g, axis=1, keepdims=True) / cols
+                 - xhat * (xp.sum(g * xhat, axis=1, keepdims=True) / cols))
+    x_grad = _as(xp, dx, x.dtype, shape)
     scale_grad = None
     if scale is not None:
-        scale_grad = xp.astype(xp.reshape(xp.sum(dy * xhat, axis=0), tuple(scale.shape)), scale.dtype)
+        scale_grad = _as(xp, xp.sum(dy * xhat, axis=0), scale.dtype, tuple(scale.shape))
     bias_grad = None
     if bias is not None:
-        bias_grad = xp.astype(xp.reshape(xp.sum(dy, axis=0), tuple(bias.shape)), bias.dtype)
+        bias_grad = _as(xp, xp.sum(dy, axis=0), bias.dtype, tuple(bias.shape))
     return [x_grad, scale_grad, bias_grad]
+
+
+def _layer_norm_specializer(body: Callable, op_name: str) -> Callable:
+    def specialize(xp: Any, attrs: dict, shapes: tuple, dtypes: tuple,
+                   constants: tuple) -> Callable | None:
+        """layer_norm(_grad) with x's shape and dtype static: the normalized axis and the
+        compute dtype, once (``registry.specializer``)."""
+        if shapes[0] is None or dtypes[0] is None:
+            return None
+        shape = shapes[0]
+        begin = _begin_norm_axis(attrs, len(shape), op_name)
+        wide = widened(xp, dtype_from_name(xp, dtypes[0], op_name))
+        epsilon = attrs.get("epsilon", 1e-5)
+        return lambda inputs: body(xp, inputs, shape, begin, wide, epsilon)
+    return specialize
+
+
+specializer("pd_op.layer_norm")(_layer_norm_specializer(_layer_norm, "pd_op.layer_norm"))
+specializer("pd_op.layer_norm_grad")(
+    _layer_norm_specializer(_layer_norm_grad, "pd_op.layer_norm_grad"))
 
 
 def _normalized_rank(x: Any, scale: Any, attrs: dict, op_name: str) -> int:

@@ -8,6 +8,7 @@ care which one the program used.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -52,6 +53,8 @@ def int_values(value: Any) -> list[int]:
 
     Used for ``IntArray`` arguments: shapes, axes, sections, slice bounds.
     """
+    if isinstance(value, (list, tuple)):  # the common case (attributes) before the ABC check
+        return [int(v) for v in value]
     if isinstance(value, (int, bool)):
         return [int(value)]
     if isinstance(value, Sequence):
@@ -60,6 +63,8 @@ def int_values(value: Any) -> list[int]:
     if len(shape) == 0:
         return [int(value)]
     flat = value if len(shape) == 1 else _flatten(value)
+    if hasattr(flat, "tolist"):  # NumPy, CuPy: one host copy rather than one per element
+        return [int(v) for v in flat.tolist()]
     return [int(flat[i]) for i in range(flat.shape[0])]
 
 
@@ -83,14 +88,29 @@ def scalar_like(xp: Any, value: Any, like: Any) -> Any:
     """
     if isinstance(value, (int, float, bool)):
         return xp.asarray(value, dtype=like.dtype, device=array_device(like))
-    return xp.astype(xp.reshape(value, ()), like.dtype)
+    if value.ndim:
+        value = xp.reshape(value, ())
+    return value if value.dtype == like.dtype else xp.astype(value, like.dtype)
 
 
 def python_scalar(value: Any) -> float:
     """A Python float from a Python number or a one-element array."""
     if isinstance(value, (int, float, bool)):
         return float(value)
-    return float(_flatten(value)[0]) if len(value.shape) else float(value)
+    return float(value[(0,) * value.ndim]) if value.ndim else float(value)
+
+
+def normalize_axes(axes: Sequence[int], ndim: int, op_name: str) -> tuple[int, ...]:
+    """Each of ``axes`` as a non-negative index into ``ndim`` dimensions.
+
+    Raises:
+        KernelError: an axis is out of range.
+    """
+    axes = int_values(axes)
+    if axes and not -max(ndim, 1) <= min(axes) <= max(axes) < max(ndim, 1):
+        bad = next(a for a in axes if not -max(ndim, 1) <= a < max(ndim, 1))
+        raise KernelError(op_name, f"axis {bad} is out of range for a tensor of rank {ndim}")
+    return tuple(a % max(ndim, 1) for a in axes)
 
 
 def normalize_axis(axis: int, ndim: int, op_name: str) -> int:
@@ -111,6 +131,8 @@ def sum_to_shape(xp: Any, grad: Any, shape: Sequence[int]) -> Any:
     size 1 but ``grad`` does not (NumPy broadcasting, which is what Paddle does with ``axis=-1``).
     """
     shape = tuple(shape)
+    if tuple(grad.shape) == shape:
+        return grad
     extra = grad.ndim - len(shape)
     if extra > 0:
         grad = xp.sum(grad, axis=tuple(range(extra)))
@@ -142,9 +164,13 @@ def compute_dtype(xp: Any, x: Any) -> Any:
 
 def widened(xp: Any, dtype: Any) -> Any:
     """float32 for the 16-bit float dtypes, ``dtype`` itself otherwise (see ``compute_dtype``)."""
+    return xp.float32 if any(dtype == d for d in _narrow_floats(xp)) else dtype
+
+
+@functools.cache
+def _narrow_floats(xp: Any) -> tuple:
     # compare only with dtypes xp has: NumPy treats ``dtype == None`` as ``dtype == float64``
-    narrow = [getattr(xp, name) for name in ("float16", "bfloat16") if hasattr(xp, name)]
-    return xp.float32 if any(dtype == d for d in narrow) else dtype
+    return tuple(getattr(xp, name) for name in ("float16", "bfloat16") if hasattr(xp, name))
 
 
 def _flatten(value: Any) -> Any:

@@ -38,10 +38,10 @@ def sgd(xp: Any, inputs: list, attrs: dict) -> list:
     param, learning_rate, grad, master_param = inputs
     multi_precision = attrs.get("multi_precision", False)
     work = _working_copy(xp, param, master_param, multi_precision)
-    updated = work - scalar_like(xp, learning_rate, work) * xp.astype(grad, work.dtype)
+    updated = work - scalar_like(xp, learning_rate, work) * xp.astype(grad, work.dtype, copy=False)
     if work is param:
         return [updated, None]
-    return [xp.astype(updated, param.dtype), updated]
+    return [xp.astype(updated, param.dtype, copy=False), updated]
 
 
 def _hyper(inputs: list, index: int, attrs: dict, name: str, default: float) -> float:
@@ -100,14 +100,14 @@ def adamw(xp: Any, inputs: list, attrs: dict) -> list:
     work = _working_copy(xp, param, master_param, multi_precision)
     master_out = None if work is param else master_param
 
-    if skip_update is not None and bool(xp.any(xp.astype(skip_update, xp.bool))):
+    if skip_update is not None and bool(xp.any(xp.astype(skip_update, xp.bool, copy=False))):
         return [param, moment1, moment2, moment2_max if amsgrad else None, beta1_pow, beta2_pow,
                 master_out]
 
-    g = xp.astype(grad, moment1.dtype)
+    g = xp.astype(grad, moment1.dtype, copy=False)
     lr = scalar_like(xp, learning_rate, work)
-    b1p = xp.astype(xp.reshape(beta1_pow, ()), work.dtype)
-    b2p = xp.astype(xp.reshape(beta2_pow, ()), work.dtype)
+    b1p = xp.astype(xp.reshape(beta1_pow, ()), work.dtype, copy=False)
+    b2p = xp.astype(xp.reshape(beta2_pow, ()), work.dtype, copy=False)
 
     p = work
     if attrs.get("with_decay", False):
@@ -121,8 +121,8 @@ def adamw(xp: Any, inputs: list, attrs: dict) -> list:
         denominator_moment = m2_max_out
     correction = xp.sqrt(1.0 - b2p)
     step = lr * correction / (1.0 - b1p)
-    p = p - step * (xp.astype(m1, p.dtype)
-                    / (xp.sqrt(xp.astype(denominator_moment, p.dtype)) + epsilon * correction))
+    p = p - step * (xp.astype(m1, p.dtype, copy=False)
+                    / (xp.sqrt(xp.astype(denominator_moment, p.dtype, copy=False)) + epsilon * correction))
 
     if attrs.get("use_global_beta_pow", False):
         b1_out, b2_out = beta1_pow, beta2_pow
@@ -130,7 +130,7 @@ def adamw(xp: Any, inputs: list, attrs: dict) -> list:
         b1_out, b2_out = beta1_pow * beta1, beta2_pow * beta2
     if work is param:
         return [p, m1, m2, m2_max_out, b1_out, b2_out, None]
-    return [xp.astype(p, param.dtype), m1, m2, m2_max_out, b1_out, b2_out, p]
+    return [xp.astype(p, param.dtype, copy=False), m1, m2, m2_max_out, b1_out, b2_out, p]
 
 
 @kernel("pd_op.momentum_")
@@ -150,13 +150,13 @@ def momentum(xp: Any, inputs: list, attrs: dict) -> list:
     param, grad, velocity, learning_rate, master_param = inputs[:5]
     work = _working_copy(xp, param, master_param, attrs.get("multi_precision", False))
     mu = float(attrs["mu"])
-    g = xp.astype(grad, work.dtype)
+    g = xp.astype(grad, work.dtype, copy=False)
     if attrs.get("regularization_method", "") == "l2_decay":
         g = g + float(attrs.get("regularization_coeff", 0.0)) * work
-    v = mu * xp.astype(velocity, work.dtype) + g
+    v = mu * xp.astype(velocity, work.dtype, copy=False) + g
     lr = scalar_like(xp, learning_rate, work)
     updated = work - lr * (g + mu * v) if attrs.get("use_nesterov", False) else work - lr * v
-    v = xp.astype(v, velocity.dtype)
+    v = xp.astype(v, velocity.dtype, copy=False)
     if work is param:
         return [updated, v, None]
-    return [xp.astype(updated, param.dtype), v, updated]
+    return [xp.astype(updated, param.dtype, copy=False), v, updated]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .operands import compute_dtype, dtype_from_name, int_values, normalize_axis, widened
+from .operands import compute_dtype, dtype_from_name, int_values, normalize_axes, widened
 from .registry import kernel
 
 
@@ -24,7 +24,7 @@ def _axes(inputs: list, attrs: dict, ndim: int, op_name: str, operand_index: int
         axis = int_values(attrs.get("axis", []))
     if not axis or attrs.get("reduce_all", False):
         return tuple(range(ndim))
-    return tuple(sorted({normalize_axis(a, ndim, op_name) for a in axis}))
+    return tuple(sorted(set(normalize_axes(axis, ndim, op_name))))
 
 
 def _expand_to(xp: Any, out_grad: Any, x: Any, axes: tuple[int, ...], keepdim: bool) -> Any:
@@ -51,9 +51,11 @@ def mean(xp: Any, inputs: list, attrs: dict) -> list:
     """
     x = inputs[0]
     axes = _axes(inputs, attrs, x.ndim, "pd_op.mean", 1)
-    wide = xp.astype(x, compute_dtype(xp, x))
-    out = xp.mean(wide, axis=axes, keepdims=attrs.get("keepdim", False)) if axes else wide
-    return [xp.asarray(xp.astype(out, x.dtype))]  # NumPy reduces to a scalar, not a 0-d array
+    wide = xp.astype(x, compute_dtype(xp, x), copy=False)
+    # sum / count is what xp.mean computes, with fewer calls (NumPy's mean is Python code)
+    out = xp.sum(wide, axis=axes, keepdims=attrs.get("keepdim", False)) / _count(x, axes) \
+        if axes else wide
+    return [xp.asarray(xp.astype(out, x.dtype, copy=False))]  # NumPy reduces to a scalar, not a 0-d array
 
 
 @kernel("pd_op.mean_grad")
@@ -63,14 +65,14 @@ def mean_grad(xp: Any, inputs: list, attrs: dict) -> list:
     x, out_grad = inputs[0], inputs[1]
     axes = _axes(inputs, attrs, x.ndim, "pd_op.mean_grad", 2)
     grad = _expand_to(xp, out_grad, x, axes, attrs.get("keepdim", False))
-    return [xp.astype(grad / float(max(_count(x, axes), 1)), x.dtype)]
+    return [xp.astype(grad / float(max(_count(x, axes), 1)), x.dtype, copy=False)]
 
 
 @kernel("pd_op.mean_all")
 def mean_all(xp: Any, inputs: list, attrs: dict) -> list:
     """``mean_all(x) -> out``: the mean of all elements, a 0-d tensor."""
     x = inputs[0]
-    return [xp.asarray(xp.astype(xp.mean(xp.astype(x, compute_dtype(xp, x))), x.dtype))]
+    return [xp.asarray(xp.astype(xp.mean(xp.astype(x, compute_dtype(xp, x))), x.dtype, copy=False))]
 
 
 @kernel("pd_op.mean_all_grad")
@@ -78,7 +80,7 @@ def mean_all_grad(xp: Any, inputs: list, attrs: dict) -> list:
     """``mean_all_grad(x, out_grad) -> x_grad = out_grad / numel(x)`` broadcast to x's shape."""
     x, out_grad = inputs
     grad = xp.broadcast_to(xp.reshape(out_grad, ()), tuple(x.shape))
-    return [xp.astype(grad / float(max(_count(x, tuple(range(x.ndim))), 1)), x.dtype)]
+    return [xp.astype(grad / float(max(_count(x, tuple(range(x.ndim))), 1)), x.dtype, copy=False)]
 
 
 @kernel("pd_op.sum")
@@ -96,9 +98,9 @@ def sum_(xp: Any, inputs: list, attrs: dict) -> list:
     out_dtype = dtype_from_name(xp, attrs.get("dtype"), "pd_op.sum")
     if out_dtype is None:
         out_dtype = xp.int64 if x.dtype in (xp.bool, xp.int32) else x.dtype
-    values = xp.astype(x, widened(xp, out_dtype))
+    values = xp.astype(x, widened(xp, out_dtype), copy=False)
     out = xp.sum(values, axis=axes, keepdims=attrs.get("keepdim", False)) if axes else values
-    return [xp.asarray(xp.astype(out, out_dtype))]
+    return [xp.asarray(xp.astype(out, out_dtype, copy=False))]
 
 
 @kernel("pd_op.sum_grad")
@@ -108,4 +110,4 @@ def sum_grad(xp: Any, inputs: list, attrs: dict) -> list:
     x, out_grad = inputs[0], inputs[1]
     axes = _axes(inputs, attrs, x.ndim, "pd_op.sum_grad", 2)
     grad = _expand_to(xp, out_grad, x, axes, attrs.get("keepdim", False))
-    return [xp.astype(grad, x.dtype)]
+    return [xp.astype(grad, x.dtype, copy=False)]

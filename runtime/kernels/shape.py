@@ -19,7 +19,7 @@ from typing import Any
 
 from array_api_compat import device as array_device
 
-from .operands import int_value, int_values, normalize_axis, sum_to_shape
+from .operands import int_value, int_values, normalize_axes, normalize_axis, sum_to_shape
 from .registry import KernelError, kernel
 
 
@@ -94,7 +94,7 @@ def reshape_grad(xp: Any, inputs: list, attrs: dict) -> list:
 def transpose(xp: Any, inputs: list, attrs: dict) -> list:
     """``transpose(x, perm) -> out``: ``out.shape[i] = x.shape[perm[i]]`` (negative perm allowed)."""
     x = inputs[0]
-    perm = tuple(normalize_axis(p, x.ndim, "pd_op.transpose") for p in int_values(attrs["perm"]))
+    perm = normalize_axes(attrs["perm"], x.ndim, "pd_op.transpose")
     return [xp.permute_dims(x, perm)]
 
 
@@ -103,7 +103,7 @@ def transpose_grad(xp: Any, inputs: list, attrs: dict) -> list:
     """``transpose_grad(out_grad, perm) -> x_grad``: ``out_grad`` permuted by the inverse of
     ``perm``."""
     out_grad = inputs[0]
-    perm = [normalize_axis(p, out_grad.ndim, "pd_op.transpose_grad") for p in int_values(attrs["perm"])]
+    perm = normalize_axes(attrs["perm"], out_grad.ndim, "pd_op.transpose_grad")
     inverse = [0] * len(perm)
     for i, p in enumerate(perm):
         inverse[p] = i
