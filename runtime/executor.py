@@ -257,6 +257,9 @@ class Executor:
             for GPUs).
         process_groups: ring_id -> global ranks, used for rings the program's own header lacks.
         source: a file name shown in error messages.
+        observer: called as ``observer(op, results)`` after each op ran, ``results`` the tuple of
+            its result arrays as bound (a parameter's scope array, an in-place op's new array);
+            the localizer of ``rulepass run --localize`` compares them with the single-device run.
 
     Raises:
         UnsupportedOpError: an op has no handler (listed with its line), before anything runs.
@@ -264,8 +267,10 @@ class Executor:
 
     def __init__(self, program: Program, *, rank: int = 0, communicator: Communicator | None = None,
                  xp: Any = None, process_groups: Mapping[int, Sequence[int]] | None = None,
-                 source: str | None = None):
+                 source: str | None = None,
+                 observer: Callable[[Operation, tuple], None] | None = None):
         self.program = program
+        self.observer = observer
         self.rank = rank
         self.communicator = communicator
         self.xp = xp if xp is not None else compat_numpy
@@ -425,6 +430,9 @@ class Executor:
                         op.name, self.rank, max(0.0, (start - origin) * 1e6), seconds * 1e6,
                         "comm" if op.name in COMMUNICATION_OPS else "op", {"position": i}))
             self._bind_results(run, i, op, results)
+            if self.observer is not None:
+                self.observer(op, tuple(r.array if isinstance(r, ScopeCell) else r
+                                        for r in results))
             stats.ops_run += 1
             env.note_peak()
             for v in self._operand_counts[i]:
