@@ -122,6 +122,8 @@ def train_single_device(example: Example, compiled: CompiledRank, *, steps: int,
         return out
 
     for step in range(steps):
+        if observer is not None and hasattr(observer, "start_step"):
+            observer.start_step(step)
         rank = RankProgram(program, scope, lambda _s, m, step=step: feeds(step, m))
 
         def body(communicator, rank=rank):
@@ -133,3 +135,32 @@ def train_single_device(example: Example, compiled: CompiledRank, *, steps: int,
         outputs.extend(result.outputs)
     losses = mean_losses([outputs])
     return SingleDeviceRun(losses, {k: np.asarray(v) for k, v in scope.items()}, compiled)
+
+
+@attrs.define
+class SingleDevice:
+    """The single-device reference of one run: ``float64`` and ``float32`` trainings (the same
+    program), and the recorder of every op's float32 results when localizing (else None)."""
+
+    float64: SingleDeviceRun
+    float32: SingleDeviceRun
+    recorder: object = None
+
+    def summary(self) -> dict:
+        """What ``summary.json`` holds under ``"single_device"``."""
+        return {"losses": self.float64.losses, "losses_float32": self.float32.losses}
+
+
+def single_device(example: Example, rules, forward: Program, *, steps: int, micro_batches: int,
+                  localize: bool = False) -> SingleDevice:
+    """Compile and train the single-device reference in float64 and float32; with ``localize``
+    the float32 run records every op's results (:class:`rulepass.localize.ReferenceRecorder`)."""
+    from rulepass.localize import ReferenceRecorder
+
+    compiled = compile_single_device(example, rules, forward, micro_batches)
+    recorder = ReferenceRecorder(compiled.origins) if localize else None
+    f64 = train_single_device(example, compiled, steps=steps, micro_batches=micro_batches,
+                              float64=True)
+    f32 = train_single_device(example, compiled, steps=steps, micro_batches=micro_batches,
+                              observer=recorder)
+    return SingleDevice(f64, f32, recorder)
