@@ -191,10 +191,20 @@ def extra_step(rules: RuleSet, name: str) -> Step:
                                          if p in EXTRA_PARAMS}))
 
 
-def chain_with(rules: RuleSet, extra=()) -> list:
+#: Steps the chain can run without: optimizations and checks (translation validation compares
+#: the ranks' programs made with and without them, rulepass.validate).
+OPTIONAL_STEPS = ("check_chunk_id", "drop_trivial_comm", "sp_fusion")
+
+
+def chain_with(rules: RuleSet, extra=(), skip=()) -> list:
     """CHAIN with each user pass of ``extra`` ((pass, after step) pairs) right after its step,
-    in the order given. Raises RuleCompileError naming an unknown step or pass."""
+    in the order given, without the steps named in ``skip`` (OPTIONAL_STEPS or user passes).
+    Raises RuleCompileError naming an unknown step or pass, or a step that cannot be skipped."""
     names = [step.name for step in CHAIN]
+    for name in skip:
+        if name in names and name not in OPTIONAL_STEPS:
+            raise RuleCompileError(f"the chain cannot run without step {name!r} (optional "
+                                   f"steps: {', '.join(OPTIONAL_STEPS)})")
     steps = list(CHAIN)
     for name, after in extra:
         if after not in names:
@@ -205,15 +215,16 @@ def chain_with(rules: RuleSet, extra=()) -> list:
             at += 1  # several passes after one step keep their order
         steps.insert(at, extra_step(rules, name))
         names.insert(at, name)
-    return steps
+    return [step for step in steps if step.name not in skip]
 
 
 def compile_rank(forward: Program, rules: RuleSet, rank: int, *, pp: int = 1, vpp: int = 1,
                  seg_method: str = "", micro_batches: int = 1, optimizer: str = "sgd",
-                 grads=None, extra=(), track: bool = False) -> CompiledRank:
+                 grads=None, extra=(), track: bool = False, skip=()) -> CompiledRank:
     """Rewrite a copy of ``forward`` into ``rank``'s dense program (``forward`` is unchanged),
     then check it with the dense verifier. ``extra``: (user pass, after step) pairs;
-    ``track``: record origins, placements and provenance (see the module docstring).
+    ``track``: record origins, placements and provenance (see the module docstring); ``skip``:
+    steps not to run (see :func:`chain_with`).
 
     Raises the engine's errors (naming the pass, rule and op) when a step fails.
     """
@@ -223,7 +234,7 @@ def compile_rank(forward: Program, rules: RuleSet, rank: int, *, pp: int = 1, vp
     records: list[StepRecord] = []
     tracked: dict = {}
     with _collector_paused():
-        _run_steps(state, records, chain_with(rules, extra), tracked if track else None)
+        _run_steps(state, records, chain_with(rules, extra, skip), tracked if track else None)
     verify(state.program, dense=True)
     return CompiledRank(rank, state.program, records, tracked.get("origins"),
                         tracked.get("placements"), state.provenance)

@@ -56,6 +56,7 @@ class RunOptions:
     out: Path | None = None
     localize: bool = False
     extra: tuple = ()  # (user pass, after step) pairs: --add-pass NAME --after STEP
+    skip: tuple = ()  # chain steps not to run (optional ones: translation validation)
 
 
 @attrs.define
@@ -233,7 +234,7 @@ def compile_all(example: Example, options: RunOptions, ranks, single_steps: int 
     compiled = {r: compile_rank(forward, rules, r, pp=par.pp, vpp=par.vpp,
                                 seg_method=par.seg_method, micro_batches=micro_batches,
                                 optimizer=example.optimizer, extra=options.extra,
-                                track=options.localize) for r in ranks}
+                                track=options.localize, skip=options.skip) for r in ranks}
     if single_steps is None:
         return compiled, dist_types(forward)
     single = single_device(example, rules, forward, steps=single_steps,
