@@ -180,18 +180,38 @@ def first_divergence(checkers) -> Divergence | None:
     return min(causal, key=lambda d: d.seq)
 
 
+def _made_by(compiled, op) -> tuple[str, tuple]:
+    made = (compiled.provenance or {}).get(op)
+    if made is None:
+        return "made by the forward program (no rule rewrote it)", (None, None, None, None)
+    pass_name, rule, file, line = made
+    return (f"made by pass {pass_name} rule {rule} ({Path(file).name if file else '?'}:{line})",
+            made)
+
+
+def unchecked_inputs(compiled, op) -> list[str]:
+    """The operands of ``op`` made by ops with no single-device counterpart (communication and
+    other ops a pass created for this rank), each as ``%K (op name) made by ...``: a divergence
+    first seen at ``op`` may have been made there."""
+    out = []
+    origins = compiled.origins or {}
+    for v in op.operands:
+        producer = v.owner if v is not None else None
+        if producer is None or producer in origins:
+            continue
+        number = value_number(compiled.program, producer)
+        where, _ = _made_by(compiled, producer)
+        out.append(f"%{number} ({producer.name}) {where}")
+    return out
+
+
 def describe(divergence: Divergence, compiled) -> dict:
     """The JSON-ready account of a divergence: rank, micro-batch, step, op, value, pass, rule,
-    file, line, result, max error, tolerance, and the one-line message."""
+    file, line, result, max error, tolerance, the one-line message, and ``unchecked_inputs``
+    (see :func:`unchecked_inputs`)."""
     op = divergence.op
     number = value_number(compiled.program, op)
-    made = (compiled.provenance or {}).get(op)
-    if made is not None:
-        pass_name, rule, file, line = made
-        where = f"made by pass {pass_name} rule {rule} ({Path(file).name if file else '?'}:{line})"
-    else:
-        pass_name = rule = file = line = None
-        where = "made by the forward program (no rule rewrote it)"
+    where, (pass_name, rule, file, line) = _made_by(compiled, op)
     value = f"%{number}" if number is not None else "no result"
     line_text = (f"first divergence: rank {divergence.rank}, micro-batch {divergence.micro_batch}, "
                  f"op {op.name} ({value}) {where}")
@@ -199,7 +219,7 @@ def describe(divergence: Divergence, compiled) -> dict:
             "step": divergence.step, "op": op.name, "value": value, "pass": pass_name,
             "rule": rule, "file": file, "line": line, "result": divergence.result,
             "max_error": divergence.error, "tolerance": divergence.tolerance,
-            "message": line_text}
+            "message": line_text, "unchecked_inputs": unchecked_inputs(compiled, op)}
 
 
 class Localizer:

@@ -87,6 +87,9 @@ def print_report(console: Console, name: str, report: Report) -> None:
                           f"{report.rtol:g} x max|reference| + atol {report.atol:g}), step "
                           f"{first['step']}; {report.localize['diverged']} op runs diverge in all",
                           markup=False, highlight=False, soft_wrap=True)
+            for item in first.get("unchecked_inputs", []):
+                console.print(f"  it reads {item}, which has no single-device counterpart",
+                              markup=False, highlight=False, soft_wrap=True)
     source = ("Paddle's reference and the single-device run" if report.paddle is not None
               else "the single-device run (no reference.json)")
     if report.ok:

@@ -151,3 +151,14 @@ def test_example_without_paddle_results_loads(tmp_path):
     assert example.reference_losses is None and example.final_params == {}
     assert example.steps == 3
     assert attrs.evolve(example, steps=1).steps == 1
+
+
+def test_a_divergence_seen_at_the_reader_of_a_remade_op_names_that_op(tmp_path):
+    example = load_example(without_paddle(tmp_path, "mp2"))
+    rules = (str(DATA / "remade_op.rw"),)
+    result = run_local(example, RunOptions(rules=rules, extra=(("remade_scale", "dist_to_dense"),),
+                                           localize=True))
+    first = result.localize["first"]
+    assert (first["rank"], first["op"]) == (1, "pd_op.matmul")
+    assert any("(pd_op.scale) made by pass remade_scale rule remake (remade_op.rw:5)" in item
+               for item in first["unchecked_inputs"])
