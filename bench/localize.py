@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from rulepass.engine.api import load_rules
-from rulepass.engine.pir_parse import parse_program
+from rulepass.engine.pir.parse import parse_program
 from rulepass.example import load_example
 from rulepass.reference import single_device
 from rulepass.run import RunOptions, run_local

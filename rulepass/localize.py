@@ -27,7 +27,7 @@ from pathlib import Path
 import attrs
 import numpy as np
 
-from rulepass.engine.types import DenseTensorType, DistTensorType
+from rulepass.engine.ir.types import DenseTensorType, DistTensorType
 from rulepass.runtime.sharding import ShardingError, local_piece
 
 

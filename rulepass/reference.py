@@ -20,10 +20,10 @@ import attrs
 import numpy as np
 
 from rulepass.chain import CompiledRank, single_device_program
-from rulepass.engine.attributes import Symbol
-from rulepass.engine.ir import Program
-from rulepass.engine.optimizer import optimizer_state_initial_values
-from rulepass.engine.types import DenseTensorType
+from rulepass.engine.ir.attributes import Symbol
+from rulepass.engine.ir.core import Program
+from rulepass.engine.ir.types import DenseTensorType
+from rulepass.engine.paddle.optimizer import optimizer_state_initial_values
 from rulepass.example import Example, ExampleError
 from rulepass.runtime.executor import persistable_data
 from rulepass.runtime.pipeline import RankProgram, mean_losses, run_rank
@@ -105,7 +105,7 @@ def train_single_device(example: Example, compiled: CompiledRank, *, steps: int,
     copy). ``observer(op, results)`` is given to the executor (see ``runtime.executor``); with
     micro-batches the op's k-th run in a step is micro-batch k. Raises ExecutionError,
     PipelineError, ShardingError (a batch the micro-batches do not divide)."""
-    from rulepass.runtime.comm_local import run_ranks
+    from rulepass.runtime.comm.local import run_ranks
 
     program = compiled.program
     dtype = np.float32

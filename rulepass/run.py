@@ -30,10 +30,9 @@ import numpy as np
 
 from rulepass.chain import CompiledRank, compile_rank
 from rulepass.engine.api import load_rules
-from rulepass.engine.errors import RuntimeFailure
-from rulepass.engine.optimizer import optimizer_state_initial_values
-from rulepass.engine.pir_parse import parse_program
-from rulepass.engine.printer import print_program
+from rulepass.engine.paddle.optimizer import optimizer_state_initial_values
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.printer import print_program
 from rulepass.example import Example, ExampleError
 from rulepass.reference import SingleDevice, single_device
 from rulepass.runtime.executor import persistable_data
@@ -301,7 +300,7 @@ def run_local(example: Example, options: RunOptions, progress=None) -> RunResult
     """Compile every rank and the single-device reference, train on threads; with
     ``options.localize`` every op of every rank is compared with the single-device run."""
     from rulepass.localize import Localizer
-    from rulepass.runtime.comm_local import run_ranks
+    from rulepass.runtime.comm.local import run_ranks
 
     par = example.parallel
     schedule = options.schedule or par.schedule
@@ -350,11 +349,13 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
     with it), train, gather every rank's record on rank 0. Returns what :func:`run_local` returns
     on rank 0, ``None`` on the other ranks. A failing rank aborts the whole job (``run_mpi``).
     ``--localize`` needs the local backend (its order of observations spans the ranks' threads)."""
-    from rulepass.runtime.comm_mpi import _mpi, run_mpi
+    from rulepass.runtime.comm.backends import backend
+    from rulepass.runtime.comm.mpi import mpi_module, run_mpi
 
     if options.localize:
         raise ExampleError("--localize runs every rank on threads: use --backend local")
-    MPI = _mpi()  # a clear CommunicationError without mpi4py
+    MPI = mpi_module()  # a clear CommunicationError without mpi4py
+    chosen = backend(options.backend)  # a clear RuntimeFailure when what it needs is missing
     world = MPI.COMM_WORLD
     par = example.parallel
     if world.Get_size() != par.world_size:
@@ -367,18 +368,9 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
     compiled, types, single = compile_all(example, options, [rank], steps)
     setup = RankSetup(example, compiled[rank], types, schedule, micro_batches)
     groups = compiled[rank].program.process_groups
-    xp, factory = None, None
-    if options.backend == "nccl":
-        try:
-            import cupy
-        except ImportError:
-            raise RuntimeFailure("--backend nccl needs CuPy and a CUDA GPU per rank (pip install "
-                                 "'rulepass[gpu]'); use --backend mpi or local without one") from None
-
-        from rulepass.runtime.comm_nccl import NcclCommunicator
-
-        xp, factory = cupy, NcclCommunicator
-        setup.scope = {k: cupy.asarray(v) for k, v in setup.scope.items()}
+    xp, factory = chosen.array_module(), chosen.communicator()
+    if xp is not None:
+        setup.scope = {k: xp.asarray(v) for k, v in setup.scope.items()}
 
     def body(communicator):
         program = setup.rank_program()

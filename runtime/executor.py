@@ -1,6 +1,6 @@
 """The per-rank executor: interprets one rank's dense Paddle program op by op.
 
-:class:`Executor` takes a dense :class:`~rulepass.engine.ir.Program` (every value a
+:class:`Executor` takes a dense :class:`~rulepass.engine.ir.core.Program` (every value a
 ``DenseTensorType``, as Paddle's ``dist2dense`` pass leaves it) and runs it on arrays of an array
 namespace ``xp`` (NumPy through ``array_api_compat`` by default, CuPy for the NCCL backend; the code
 path is the same). Before anything runs it checks that every op has a handler, so an unknown op is
@@ -13,7 +13,7 @@ Ops are handled by three tables keyed by op name, looked up in this order:
   ``index``, ``builtin.parameter`` -> ``scope[parameter_name]``, ``builtin.shadow_output`` /
   ``pd_op.fetch`` -> ``outputs[output_name / name]``, ``pd_op.data`` -> ``feeds[name]``;
 - communication ops (``COMMUNICATION_OPS``), run through the rank's
-  :class:`~rulepass.runtime.collectives.Communicator`;
+  :class:`~rulepass.runtime.comm.collectives.Communicator`;
 - the kernel table of :mod:`rulepass.runtime.kernels`.
 
 Paddle semantics this module relies on (Paddle 3.3.1):
@@ -39,7 +39,7 @@ Paddle semantics this module relies on (Paddle 3.3.1):
 - **Learning rate.** Paddle's optimizer reads the learning rate from a persistable scalar
   ``pd_op.data`` named ``learning_rate_0``; it is fed like any input (``reference.json``'s
   ``feeds`` in the captured corpus).
-- **Collectives** (handlers in :mod:`rulepass.runtime.comm_ops`). ``ring_id`` names a process
+- **Collectives** (handlers in :mod:`rulepass.runtime.comm.ops`). ``ring_id`` names a process
   group: ``program.process_groups`` (our header), else the ``process_groups`` argument (the
   ``process_groups.json`` captured beside Paddle's programs). ``reduce_type`` is phi's
   ``ReduceType`` (``paddle/phi/common/reduce_type.h``: 0 SUM, 1 MAX, 2 MIN, 3 PROD, 4 AVG).
@@ -69,13 +69,13 @@ from typing import Any
 
 import array_api_compat.numpy as compat_numpy
 
-from ..engine.attributes import to_python
-from ..engine.errors import RuntimeFailure, program_context
-from ..engine.ir import Operation, Program, Value
-from ..engine.types import DenseTensorType, NullType, VectorType
+from rulepass.engine.ir.attributes import to_python
+from rulepass.engine.errors import RuntimeFailure, program_context
+from rulepass.engine.ir.core import Operation, Program, Value
+from rulepass.engine.ir.types import DenseTensorType, NullType, VectorType
 from . import kernels as _kernels  # noqa: F401  (importing registers the kernels)
-from .collectives import CommAbortedError, Communicator
-from .comm_ops import COMMUNICATION_OPS, REDUCE_TYPES, default_p2p_key
+from rulepass.runtime.comm.collectives import CommAbortedError, Communicator
+from rulepass.runtime.comm.ops import COMMUNICATION_OPS, REDUCE_TYPES, default_p2p_key
 from .environment import Environment, ScopeCell
 from .kernels.operands import dtype_from_name
 from .kernels.registry import KERNELS
@@ -320,7 +320,7 @@ class Executor:
         return None if index is None else index + 1
 
     def _error(self, cls, op: Operation | None, message: str):
-        from ..engine.printer import print_program
+        from rulepass.engine.pir.printer import print_program
 
         if op is None:
             return cls(message, rank=self.rank, file=self.source)

@@ -61,10 +61,10 @@ from typing import Any
 
 import attrs
 
-from ..engine.errors import RuntimeFailure
-from ..engine.ir import Operation, Program
-from .collectives import Communicator
-from .comm_local import run_ranks
+from rulepass.engine.errors import RuntimeFailure
+from rulepass.engine.ir.core import Operation, Program
+from rulepass.runtime.comm.collectives import Communicator
+from rulepass.runtime.comm.local import run_ranks
 from .executor import Executor
 from .schedules import Job, job_list
 from .trace import TraceEvent

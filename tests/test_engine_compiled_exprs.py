@@ -2,7 +2,7 @@
 
 - Differential: every rule expression the engine evaluates while running the rule files' test
   blocks, the captured Paddle programs and the whole chain on a small pipeline MLP is evaluated
-  by both the compiled closure (`engine/expr_compile.py`) and the tree-walking `exprs.evaluate`;
+  by both the compiled closure (`engine/rewrite/codegen/exprs.py`) and the tree-walking `exprs.evaluate`;
   the values (or the errors, with their spans) must be the same.
 - `equal` / `contains` fast paths for ints and strings agree with the general rules.
 - Prepared registered functions (`prepare=`) and constant-argument calls need no program copy.
@@ -15,18 +15,20 @@ from pathlib import Path
 
 import pytest
 
-from rulepass.engine import actions, expr_compile, match
-from rulepass.engine import rw_ast as A
+import rulepass.engine.rewrite.actions as actions
+import rulepass.engine.rewrite.codegen.exprs as expr_compile
+import rulepass.engine.rewrite.match as match
+import rulepass.engine.lang.nodes as A
 from rulepass.engine.api import load_rules, load_rules_text
-from rulepass.engine.attributes import Symbol
+from rulepass.engine.ir.attributes import Symbol
 from rulepass.engine.errors import RulepassError
-from rulepass.engine.exprs import ABSENT, Context, EvalError, contains, equal, evaluate
-from rulepass.engine.ir import Operation, Value
-from rulepass.engine.pir_parse import parse_program
-from rulepass.engine.printer import print_program
-from rulepass.engine.rw_check import children
-from rulepass.engine.rw_functions import REGISTRY, function, unregister
-from rulepass.engine.rw_tests import run_tests
+from rulepass.engine.rewrite.exprs import ABSENT, Context, EvalError, contains, equal, evaluate
+from rulepass.engine.ir.core import Operation, Value
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.printer import print_program
+from rulepass.engine.lang.check import children
+from rulepass.engine.rewrite.functions import REGISTRY, function, unregister
+from rulepass.engine.rule_tests import run_tests
 
 ROOT = Path(__file__).parent.parent
 RULE_FILES = sorted((ROOT / "rules").glob("*.rw"))
@@ -91,14 +93,13 @@ def checker(monkeypatch):
     check = Checker()
     monkeypatch.setattr(match, "compiled", check)
     monkeypatch.setattr(actions, "compiled", check)
-    # term by term, action by action: every expression goes through `compiled`
-    monkeypatch.setattr(match, "COMPILED", False)
-    monkeypatch.setattr(actions, "COMPILED", False)
+    # the rule sets below are loaded walked (compiled=False): term by term, action by action,
+    # every expression goes through `compiled`
     return check
 
 
 def test_compiled_expressions_agree_on_rule_test_blocks(checker):
-    rules = load_rules(RULE_FILES)
+    rules = load_rules(RULE_FILES, compiled=False)
     outcomes = run_tests(rules)
     assert outcomes and all(o.passed for o in outcomes), [o.message for o in outcomes
                                                           if not o.passed][:2]
@@ -110,7 +111,7 @@ def test_compiled_expressions_agree_on_captured_programs(checker):
     sys.path.insert(0, str(ROOT / "tests"))
     from test_passes_conformance import captured_pairs, groups_of, pass_params
 
-    rules = load_rules([ROOT / "rules" / "paddle.rw"])
+    rules = load_rules([ROOT / "rules" / "paddle.rw"], compiled=False)
     for case in captured_pairs():
         name, rank_dir, before, after = case.values
         program = parse_program(before.read_text())
@@ -127,7 +128,7 @@ def test_compiled_expressions_agree_on_the_chain(checker):
 
     from rulepass.chain import compile_rank
 
-    rules = load_rules([], installed=True)
+    rules = load_rules([], installed=True, compiled=False)
     for rank in (0, 1):
         compile_rank(parse_program(pipeline_mlp(4)), rules, rank, pp=2, vpp=2,
                      seg_method="MyLinear", micro_batches=2)
@@ -169,7 +170,7 @@ def lit(value):
     A.Subscript(A.Var("n", SPAN), lit(0), SPAN),
 ])
 def test_compiled_matches_evaluate_on_edge_cases(expr):
-    from rulepass.engine.types import ProcessMesh
+    from rulepass.engine.ir.types import ProcessMesh
 
     env = {"s": Symbol("x"), "n": 1, "t": True, "m": ProcessMesh((2,), (0, 1))}
     ctx = Context(parse_program("{\n}"), {})
@@ -266,7 +267,7 @@ pass grow {
 def test_constant_calls_need_no_copy(monkeypatch):
     """A pass whose non-live calls all have constant arguments answers them before its first
     change and copies nothing; the answer is the program as the pass found it."""
-    from rulepass.engine import rw_functions
+    import rulepass.engine.rewrite.functions as rw_functions
 
     snapshots = []
     monkeypatch.setattr(rw_functions.FunctionCalls, "snapshot",
@@ -305,7 +306,7 @@ pass erase_relu_count {
 
 def test_index_lists_follow_changes():
     """The index hands out sorted lists it keeps; filing or unfiling an op renews them."""
-    from rulepass.engine.rw_index import ProgramIndex
+    from rulepass.engine.rewrite.index import ProgramIndex
 
     program = parse_program(PROGRAM)
     index = ProgramIndex(program, set())
@@ -326,9 +327,9 @@ def test_index_lists_follow_changes():
 
 
 def test_local_type_memo_gives_what_local_type_gives():
-    from rulepass.engine.exprs import BUILTINS
-    from rulepass.engine.pir_parse import parse_type
-    from rulepass.engine.types import DenseTensorType, VectorType, local_type
+    from rulepass.engine.rewrite.exprs import BUILTINS
+    from rulepass.engine.pir.parse import parse_type
+    from rulepass.engine.ir.types import DenseTensorType, VectorType, local_type
 
     dist = parse_type("pd_dist.tensor<4x8xf32, mesh_shape:[2],process_ids:[0,1],"
                       "dims_mappings:[0,-1]>")

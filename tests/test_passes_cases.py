@@ -21,8 +21,8 @@ import pytest
 
 from rulepass.engine.api import load_rules
 from rulepass.engine.errors import RewriteError
-from rulepass.engine.pir_parse import parse_program
-from rulepass.engine.printer import print_program
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.printer import print_program
 from test_passes_vpp_layout import chain_program  # pytest puts tests/ on sys.path
 
 from pathlib import Path
@@ -111,7 +111,7 @@ def test_stage_with_fewer_layers_than_vpp_is_an_error(rules):
 
 def run_ranks_program(text: str, feeds_per_rank: list[dict]) -> list[dict]:
     """Run `text` (a dense program with a process-group header) on len(feeds_per_rank) ranks."""
-    from rulepass.runtime.comm_local import run_ranks
+    from rulepass.runtime.comm.local import run_ranks
     from rulepass.runtime.executor import Executor
 
     def body(comm):

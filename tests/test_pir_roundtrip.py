@@ -1,13 +1,13 @@
 """Round trip of every captured Paddle program: ``print(parse(text)) == text`` byte for byte
-(``shared/spec/program-format.md``, "Round trip"). The corpus is globbed when tests are collected,
+(`[`docs/spec/program-format.md`](docs/spec/program-format.md)`, "Round trip"). The corpus is globbed when tests are collected,
 so programs added under ``tests/data/paddle/`` are checked without editing this file."""
 
 from pathlib import Path
 
 import pytest
 
-from rulepass.engine.pir_parse import parse_program
-from rulepass.engine.printer import print_program
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.printer import print_program
 
 CORPUS = Path(__file__).parent / "data" / "paddle"
 
