@@ -162,3 +162,44 @@ def test_a_divergence_seen_at_the_reader_of_a_remade_op_names_that_op(tmp_path):
     assert (first["rank"], first["op"]) == (1, "pd_op.matmul")
     assert any("(pd_op.scale) made by pass remade_scale rule remake (remade_op.rw:5)" in item
                for item in first["unchecked_inputs"])
+
+
+def _sharded_local_region(tmp_path):
+    # mp2 with its relu inside a local region over Shard(1) pieces (dtensor_to_local ..
+    # dtensor_from_local, as dist.local_map makes): each rank computes on [4, 8] pieces of the
+    # global [4, 16]; the single-device program runs the region on the global tensor.
+    import re
+
+    copy = without_paddle(tmp_path, "mp2")
+    forward = copy / "forward.pir"
+    lines = forward.read_text().split("\n")
+    i = next(k for k, line in enumerate(lines) if '"pd_op.relu"' in line)
+    out_v, in_v = re.match(r'\s*\(%(\d+)\) = "pd_op.relu" \(%(\d+)\)', lines[i]).groups()
+    placed = "mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,0], placements:[Shard(dim=1)]"
+    dist = f"pd_dist.tensor<4x16xf32, {placed}>"
+    mesh = "mesh:{shape:[2],process_ids:[0,1]}"
+    null = "{<#AttrNull>}"
+    lines[i:i + 1] = [
+        f'    (%900) = "dist_op.dtensor_to_local" (%{in_v}) {{grad_dist_attr:{placed},'
+        f'op_dist_attr:{{{mesh},operand(0):{{{placed}}},result(0):{null},chunk_id:-1}},'
+        f'op_role:0,stop_gradient:[false]}} : ({dist}) -> tensor<4x8xf32>',
+        f'    (%901) = "pd_op.relu" (%900) {{op_dist_attr:{{{mesh},operand(0):{null},'
+        f'result(0):{null},chunk_id:-1}},op_role:0,stop_gradient:[false]}} : '
+        f'(tensor<4x8xf32>) -> tensor<4x8xf32>',
+        f'    (%{out_v}) = "dist_op.dtensor_from_local" (%901) {{op_dist_attr:{{{mesh},'
+        f'operand(0):{null},result(0):{{{placed}}},chunk_id:-1}},op_role:0,'
+        f'stop_gradient:[false]}} : (tensor<4x8xf32>) -> {dist}',
+    ]
+    forward.write_text("\n".join(lines))
+    return copy
+
+
+def test_a_local_region_over_shards_runs_on_the_global_tensor(tmp_path):
+    example = load_example(_sharded_local_region(tmp_path))
+    result = run_local(example, RunOptions(localize=True))
+    report = summarize(example, result)
+    steps = [s.applied for s in result.single.float64.compiled.steps if s.name == "dist_to_global"]
+    assert steps[0]["local_region_op"] == 1 and steps[0]["drop_local_boundary"] == 2
+    assert report.ok and report.localize["first"] is None
+    paddle = json.loads((EXAMPLES / "mp2" / "reference.json").read_text())["losses"]
+    assert all(abs(a - b) <= 1e-5 * abs(b) for a, b in zip(report.single_device["losses"], paddle))
