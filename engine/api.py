@@ -131,12 +131,15 @@ class RuleSet:
 
     # ---- running ------------------------------------------------------------------------------
     def run_pass(self, program: Program, name: str, *, trace_positions: bool = False,
-                 param_strings: bool = False, **params) -> RunResult:
+                 param_strings: bool = False, provenance: dict | None = None,
+                 **params) -> RunResult:
         """Run pass `name` on `program` (in place). Raises RulepassError; on error the program
-        is unchanged."""
+        is unchanged. `provenance`: a dict receiving op -> (pass, rule, file, line) of the
+        latest application that matched or created the op (see `driver.run_pass`)."""
         cpass = self.find_pass(name)
         resolved = self.resolve_params(cpass, params, param_strings)
-        driver = run_pass(program, cpass, resolved, trace_positions, self.compiled)
+        driver = run_pass(program, cpass, resolved, trace_positions, self.compiled,
+                          provenance)
         return RunResult(program, tuple(driver.trace), driver.stats)
 
     def pipeline_steps(self, name: str, params: dict, strings: bool = False) -> list:

@@ -23,7 +23,16 @@ A flat list of named steps (:data:`CHAIN`), in Paddle 3.3.1's order
 
 Rule passes run through the engine (fixpoint or sweep, traced, transactional); the three Python
 steps build what Paddle builds in Python too. :func:`compile_rank` returns the rank's program and
-a record of every step.
+a record of every step. A user's pass can run right after any step (``extra``: ``rulepass run
+--add-pass NAME --after STEP``), given the params it declares from the chain's state (``rank``,
+``pp_degree``, ``vpp_degree``, ``seg_method``, ``micro_batches``).
+
+With ``track``, the chain also records what the localizer of ``rulepass run --localize`` needs:
+each op's *origin* (a key computed after ``optimizer``, the last step that does not depend on
+the rank, from the op's position in the forward program, :func:`origin_keys`: equal keys name
+the same op on every rank and in the single-device program of :func:`single_device_program`), each result's dist type just before ``dist_to_dense``
+(its placements: which piece of the global tensor the rank holds), and each op's provenance (the
+pass and rule that last matched or created it).
 """
 
 from __future__ import annotations
@@ -36,6 +45,7 @@ from typing import Callable
 import attrs
 
 from rulepass.engine.api import RuleSet
+from rulepass.engine.errors import RuleCompileError
 from rulepass.engine.paddle.backward import append_backward
 from rulepass.engine.ir.core import Program
 from rulepass.engine.paddle.optimizer import append_optimizer
@@ -57,11 +67,16 @@ class StepRecord:
 
 @attrs.define
 class CompiledRank:
-    """A rank's dense program and how it was made."""
+    """A rank's dense program and how it was made. With ``track`` (see the module docstring):
+    ``origins`` op -> its key (:func:`origin_keys`), ``placements`` result value -> its dist type
+    before ``dist_to_dense``, ``provenance`` op -> (pass, rule, file, line); else None."""
 
     rank: int
     program: Program
     steps: list
+    origins: dict | None = None
+    placements: dict | None = None
+    provenance: dict | None = None
 
 
 @attrs.define
@@ -79,6 +94,7 @@ class ChainState:
     grads: list
     backward: object = None
     schedule: str = ""
+    provenance: dict | None = None
 
 
 @attrs.frozen
@@ -95,7 +111,7 @@ def rule_pass(name: str, **params: Callable) -> Callable:
     """A step that runs rule pass ``name``; each param is computed from the state."""
 
     def run(state: ChainState):
-        result = state.rules.run_pass(state.program, name,
+        result = state.rules.run_pass(state.program, name, provenance=state.provenance,
                                       **{k: f(state) for k, f in params.items()})
         return result.trace
 
@@ -160,23 +176,129 @@ CHAIN = [
 ]
 
 
+#: The params a user's pass (``extra``) may declare, computed from the chain's state.
+EXTRA_PARAMS: dict[str, Callable] = {
+    "rank": _rank,
+    "pp_degree": lambda s: s.pp,
+    "vpp_degree": lambda s: s.vpp,
+    "seg_method": lambda s: s.seg_method,
+    "micro_batches": lambda s: s.micro_batches,
+}
+
+#: The last step whose program is the same on every rank: origins are computed after it.
+ORIGIN_STEP = "optimizer"
+
+
+def extra_step(rules: RuleSet, name: str) -> Step:
+    """The step running the user's pass ``name`` with the params it declares (EXTRA_PARAMS).
+    Raises RuleCompileError for an unknown pass or a param the chain cannot give."""
+    cpass = rules.find_pass(name)
+    unknown = sorted(p for p, d in cpass.params.items()
+                     if p not in EXTRA_PARAMS and d.default is None)
+    if unknown:
+        raise RuleCompileError(f"pass {name!r} declares param(s) {', '.join(unknown)} that the "
+                               f"chain cannot give (it gives: {', '.join(EXTRA_PARAMS)})")
+    return Step(name, rule_pass(name, **{p: EXTRA_PARAMS[p] for p in cpass.params
+                                         if p in EXTRA_PARAMS}))
+
+
+#: Steps the chain can run without: optimizations and checks (translation validation compares
+#: the ranks' programs made with and without them, rulepass.validate).
+OPTIONAL_STEPS = ("check_chunk_id", "drop_trivial_comm", "sp_fusion")
+
+
+def chain_with(rules: RuleSet, extra=(), skip=()) -> list:
+    """CHAIN with each user pass of ``extra`` ((pass, after step) pairs) right after its step,
+    in the order given, without the steps named in ``skip`` (OPTIONAL_STEPS or user passes).
+    Raises RuleCompileError naming an unknown step or pass, or a step that cannot be skipped."""
+    names = [step.name for step in CHAIN]
+    for name in skip:
+        if name in names and name not in OPTIONAL_STEPS:
+            raise RuleCompileError(f"the chain cannot run without step {name!r} (optional "
+                                   f"steps: {', '.join(OPTIONAL_STEPS)})")
+    steps = list(CHAIN)
+    for name, after in extra:
+        if after not in names:
+            raise RuleCompileError(f"--after {after!r}: no such step of the chain (steps: "
+                                   f"{', '.join(names)})")
+        at = names.index(after) + 1
+        while at < len(names) and names[at] in dict(extra) and names[at] != after:
+            at += 1  # several passes after one step keep their order
+        steps.insert(at, extra_step(rules, name))
+        names.insert(at, name)
+    return [step for step in steps if step.name not in skip]
+
+
 def compile_rank(forward: Program, rules: RuleSet, rank: int, *, pp: int = 1, vpp: int = 1,
                  seg_method: str = "", micro_batches: int = 1, optimizer: str = "sgd",
-                 grads=None, schedule: str = "") -> CompiledRank:
+                 grads=None, schedule: str = "", extra=(), track: bool = False,
+                 skip=()) -> CompiledRank:
     """Rewrite a copy of ``forward`` into ``rank``'s dense program (``forward`` is unchanged),
     then check it with the dense verifier. ``schedule``: the pipeline schedule the program will
-    run under (ZBH1 and ZBVPP add the split_backward step).
+    run under (ZBH1 and ZBVPP add the split_backward step); ``extra``: (user pass, after step)
+    pairs; ``track``: record origins, placements and provenance (see the module docstring);
+    ``skip``: steps not to run (see :func:`chain_with`).
 
     Raises the engine's errors (naming the pass, rule and op) when a step fails.
     """
     state = ChainState(forward.clone(), rules, rank, pp, vpp, seg_method, micro_batches,
                        optimizer, grads if grads is not None else load_grad_definitions(),
-                       schedule=schedule)
+                       schedule=schedule, provenance={} if track else None)
     records: list[StepRecord] = []
+    tracked: dict = {}
     with _collector_paused():
-        _run_steps(state, records)
+        _run_steps(state, records, chain_with(rules, extra, skip), tracked if track else None)
     verify(state.program, dense=True)
-    return CompiledRank(rank, state.program, records)
+    return CompiledRank(rank, state.program, records, tracked.get("origins"),
+                        tracked.get("placements"), state.provenance)
+
+
+def single_device_program(forward: Program, rules: RuleSet, *, pp: int = 1, vpp: int = 1,
+                          seg_method: str = "", micro_batches: int = 1, optimizer: str = "sgd",
+                          grads=None) -> CompiledRank:
+    """The single-device reference: a copy of ``forward`` made dense and global by
+    ``dist_to_global`` (rules/dist_to_global.rw: reshards are identities, local regions run on
+    the global tensor, every value dense with its global shape), then the chain's backward and
+    optimizer steps (the same grad definitions and optimizer as every rank's; gradient merge over
+    ``micro_batches``). Returned as rank -1 with ``origins`` (keys equal to a tracked rank's for
+    the same op) and ``provenance``. Raises the engine's errors, or VerifyError when the result
+    is not a dense program."""
+    state = ChainState(forward.clone(), rules, -1, pp, vpp, seg_method, micro_batches,
+                       optimizer, grads if grads is not None else load_grad_definitions(),
+                       provenance={})
+    records: list[StepRecord] = []
+    names = [s.name for s in CHAIN]
+    steps = [Step("dist_to_global", rule_pass("dist_to_global"))]
+    steps += [step for step in CHAIN[:names.index(ORIGIN_STEP) + 1]
+              if step.name != "complete_chunk_id"]  # chunks do not matter on one device
+    tracked: dict = {}
+    with _collector_paused():
+        _run_steps(state, records, steps, tracked)
+    verify(state.program, dense=True)
+    return CompiledRank(-1, state.program, records, tracked.get("origins"), None,
+                        state.provenance)
+
+
+def origin_keys(program: Program, forward_index: dict) -> dict:
+    """op -> a key naming the same op in every program made from one forward program: a forward
+    op its position there (``("f", i)``); a grad op its forward op's key, name and ordinal among
+    the grad ops of that forward op with that name (grad ops that only a distributed backward
+    makes, such as the 1/dp scale of a Partial(AVG) loss's grad, come after the common ones);
+    any other op (optimizer, gradient merge) its role, name and ordinal."""
+    by_op_id = {op.attributes["op_id"]: op for op in program.block if "op_id" in op.attributes}
+    counts: dict = {}
+    keys = {}
+    for op in program.block:
+        key = forward_index.get(op)
+        if key is not None:
+            keys[op] = ("f", key)
+            continue
+        anchor = forward_index.get(by_op_id.get(op.attributes.get("grad_of", -1)))
+        base = ("g", anchor, op.name) if anchor is not None else ("n", op.op_role, op.name)
+        n = counts.get(base, 0)
+        counts[base] = n + 1
+        keys[op] = base + (n,)
+    return keys
 
 
 @contextlib.contextmanager
@@ -193,8 +315,14 @@ def _collector_paused():
             gc.enable()
 
 
-def _run_steps(state: ChainState, records: list) -> None:
-    for step in CHAIN:
+def _run_steps(state: ChainState, records: list, steps=CHAIN, tracked: dict | None = None
+               ) -> None:
+    forward_index = ({op: i for i, op in enumerate(state.program.block)} if tracked is not None
+                     else None)
+    for step in steps:
+        if tracked is not None and step.name == "dist_to_dense":
+            tracked["placements"] = {r: r.type for op in state.program.walk()
+                                     for r in op.results}
         if not step.when(state):
             continue
         start = time.perf_counter()
@@ -207,3 +335,5 @@ def _run_steps(state: ChainState, records: list) -> None:
             for application in outcome:
                 applied[application.rule] = applied.get(application.rule, 0) + 1
             records.append(StepRecord(step.name, applied, seconds, tuple(outcome)))
+        if tracked is not None and step.name == ORIGIN_STEP:
+            tracked["origins"] = origin_keys(state.program, forward_index)

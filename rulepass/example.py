@@ -9,8 +9,9 @@ it too):
 - ``params.npz`` — initial parameters keyed by ``parameter_name``;
 - ``data.npz`` — one array per ``pd_op.data`` input (not the learning rate), keyed by its ``name``,
   shaped ``[steps, global batch, ...]``;
-- ``reference.json`` — ``{"losses": [...]}`` of the single-process run; ``params_final.npz`` — its
-  parameters after the last step;
+- optional: ``reference.json`` — ``{"losses": [...]}`` of Paddle's single-process run;
+  ``params_final.npz`` — its parameters after the last step. Without them ``rulepass run`` judges
+  the run against the single-device run it computes itself (:mod:`rulepass.reference`);
 - optional: ``opt_state.npz`` — optimizer state (AdamW moments, beta powers) at the start, keyed
   by the names Paddle gives it (``<param>_moment1_0`` ...); without it the state starts as Paddle
   starts it (zeros; beta1, beta2).
@@ -63,7 +64,9 @@ class ParallelConfig:
 
 @attrs.frozen
 class Example:
-    """A loaded example: its folder, config, forward program text and arrays."""
+    """A loaded example: its folder, config, forward program text and arrays.
+    ``reference_losses`` is None and ``final_params`` empty when the folder has no
+    ``reference.json`` / ``params_final.npz`` (Paddle's results)."""
 
     path: Path
     parallel: ParallelConfig
@@ -74,7 +77,7 @@ class Example:
     forward_text: str
     params: dict
     data: dict
-    reference_losses: list
+    reference_losses: list | None
     final_params: dict
     opt_state: dict = attrs.field(factory=dict)
     atol: float = 0.0
@@ -166,21 +169,25 @@ def load_example(path) -> Example:
     except FileNotFoundError:
         raise ExampleError(f"{forward_file}: missing (the example needs it)") from None
     reference_file = root / "reference.json"
+    losses = None
     try:
         reference = json.loads(reference_file.read_text())
         losses = [float(x) for x in reference["losses"]]
     except FileNotFoundError:
-        raise ExampleError(f"{reference_file}: missing (the example needs it)") from None
+        pass  # judged against the single-device run rulepass computes
     except (json.JSONDecodeError, KeyError, TypeError, ValueError):
         raise ExampleError(f"{reference_file}: expected {{\"losses\": [numbers]}}") from None
     data = _read_npz(root / "data.npz")
     steps_available = min((v.shape[0] for v in data.values()), default=0)
-    steps = int(train.get("steps", len(losses)))
-    steps = min(steps, len(losses), steps_available)
+    steps = train.get("steps", len(losses) if losses is not None else steps_available)
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+        raise ExampleError(f"{config_file}: [train] steps must be an integer >= 1, got {steps!r}")
+    steps = min(steps, steps_available, *([len(losses)] if losses is not None else []))
     if steps < 1:
-        raise ExampleError(f"{root}: no step to run (data.npz has {steps_available}, "
-                           f"reference.json {len(losses)})")
+        raise ExampleError(f"{root}: no step to run (data.npz has {steps_available}"
+                           + (f", reference.json {len(losses)})" if losses is not None else ")"))
     opt_state = _read_npz(root / "opt_state.npz") if (root / "opt_state.npz").exists() else {}
     return Example(root, pc, optimizer, float(lr), steps, float(rtol), forward_text,
                    _read_npz(root / "params.npz"), data, losses,
-                   _read_npz(root / "params_final.npz"), opt_state, float(atol))
+                   _read_npz(root / "params_final.npz") if (root / "params_final.npz").exists()
+                   else {}, opt_state, float(atol))

@@ -1,5 +1,6 @@
-"""The rich report of ``rulepass run``: a loss table, rules applied per pass, bytes moved per rank
-by collective, the pipeline jobs each rank ran, the bubble fraction and the verdict."""
+"""The rich report of ``rulepass run``: a loss table (ours, Paddle's when the example has it, the
+single-device run's), rules applied per pass, bytes moved per rank by collective, the bubble
+fraction, the localizer's first divergence and the verdict."""
 
 from __future__ import annotations
 
@@ -17,18 +18,30 @@ def _bytes(n: float) -> str:
     return f"{n:.1f} GiB"
 
 
+def _error_cell(ours, ref, rtol: float) -> str:
+    err = relative_error(ours, ref) if ours is not None else float("inf")
+    style = "green" if err <= rtol else "red"
+    return f"[{style}]{err:.1e}[/{style}]"
+
+
 def print_report(console: Console, name: str, report: Report) -> None:
-    """Print the tables and the one-line verdict."""
+    """Print the tables, the localizer's finding and the one-line verdict."""
     losses = Table(title=f"{name}: loss per step", title_justify="left")
     losses.add_column("step", justify="right")
     losses.add_column("rulepass", justify="right")
-    losses.add_column("reference", justify="right")
+    if report.paddle is not None:
+        losses.add_column("Paddle", justify="right")
+        losses.add_column("rel. error", justify="right")
+    single = report.single_device.get("losses", [])
+    losses.add_column("single device", justify="right")
     losses.add_column("rel. error", justify="right")
-    for i, (ours, ref) in enumerate(zip(report.losses, report.reference)):
-        err = relative_error(ours, ref) if ours is not None else float("inf")
-        style = "green" if err <= report.rtol else "red"
-        losses.add_row(str(i), "—" if ours is None else f"{ours:.7g}", f"{ref:.7g}",
-                       f"[{style}]{err:.1e}[/{style}]")
+    for i, ours in enumerate(report.losses):
+        row = [str(i), "—" if ours is None else f"{ours:.7g}"]
+        if report.paddle is not None and i < len(report.paddle):
+            row += [f"{report.paddle[i]:.7g}", _error_cell(ours, report.paddle[i], report.rtol)]
+        if i < len(single):
+            row += [f"{single[i]:.7g}", _error_cell(ours, single[i], report.rtol)]
+        losses.add_row(*row)
     console.print(losses)
 
     rules = Table(title="rules applied per pass (all ranks)", title_justify="left")
@@ -64,14 +77,35 @@ def print_report(console: Console, name: str, report: Report) -> None:
                          ", ".join(f"{kind} {n}" for kind, n in counts.items()))
         console.print(jobs)
 
-    worst = max(report.param_errors.items(), key=lambda kv: kv[1], default=(None, 0.0))
     console.print(f"schedule bubble fraction: {report.bubble:.3f} (simulated: F = B = W = 1, "
                   "full backward 2)")
-    console.print(f"final parameters: {len(report.param_errors)} compared, worst rel. error "
-                  f"{worst[1]:.1e}" + (f" ({worst[0]})" if worst[0] else ""))
+    for label, errors in (("Paddle", report.param_errors),
+                          ("single device", report.single_device_param_errors)):
+        if not errors and label == "Paddle":
+            continue
+        worst = max(errors.items(), key=lambda kv: kv[1], default=(None, 0.0))
+        console.print(f"final parameters vs {label}: {len(errors)} compared, worst rel. error "
+                      f"{worst[1]:.1e}" + (f" ({worst[0]})" if worst[0] else ""))
+    if report.localize is not None:
+        first = report.localize["first"]
+        if first is None:
+            console.print(f"localize: {report.localize['compared']} op results compared with "
+                          "the single-device run, none diverges")
+        else:
+            console.print(first["message"], markup=False, highlight=False, soft_wrap=True)
+            console.print(f"  max |ours - single device| = {first['max_error']:.3e} on result "
+                          f"{first['result']} (tolerance {first['tolerance']:.3e} = rtol "
+                          f"{report.rtol:g} x max|reference| + atol {report.atol:g}), step "
+                          f"{first['step']}; {report.localize['diverged']} op runs diverge in all",
+                          markup=False, highlight=False, soft_wrap=True)
+            for item in first.get("unchecked_inputs", []):
+                console.print(f"  it reads {item}, which has no single-device counterpart",
+                              markup=False, highlight=False, soft_wrap=True)
+    source = ("Paddle's reference and the single-device run" if report.paddle is not None
+              else "the single-device run (no reference.json)")
     if report.ok:
         console.print(f"[bold green]OK[/bold green]: every loss and parameter within rtol "
-                      f"{report.rtol:g} of the reference")
+                      f"{report.rtol:g} of {source}")
     else:
-        console.print(f"[bold red]MISMATCH[/bold red]: some loss or parameter differs from the "
-                      f"reference by more than rtol {report.rtol:g}")
+        console.print(f"[bold red]MISMATCH[/bold red]: some loss, parameter or op differs from "
+                      f"{source} by more than rtol {report.rtol:g}")

@@ -6,9 +6,18 @@ the losses and final parameters equal the single-device model's.
    program (the rules of ``rules/`` plus ``--rules``).
 3. The runtime trains: on threads (``local``), or one rank per process (``mpi``: mpi4py; ``nccl``:
    CuPy arrays over NCCL), each rank running its pipeline stage's job list.
-4. The report: per-step losses against the reference, rules applied per pass, bytes moved per
-   rank by collective, the schedule's bubble fraction; exit status 0 only when every loss and
-   every final parameter is within ``rtol``.
+4. The single-device reference, computed from the program itself (:mod:`rulepass.reference`):
+   the global program run densely on one device, in float64 and float32.
+5. The report: per-step losses against the reference — Paddle's (``reference.json``,
+   ``params_final.npz``) when the example has it, and the single-device run's always — rules
+   applied per pass, bytes moved per rank by collective, the schedule's bubble fraction; exit
+   status 0 only when every loss and every final parameter is within the tolerances of every
+   reference. Losses are compared with the float64 single-device run, final parameters with the
+   float32 one (the ranks' precision: AdamW's update divides by ``sqrt(v) + eps`` and turns
+   float32 rounding into 2e-5 relative differences from float64 on pp2_1f1b_adamw).
+6. With ``localize`` (:mod:`rulepass.localize`), every op of every rank is compared with the
+   single-device run and the first divergent op is named with its pass and rule; any divergence
+   fails the run.
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ from rulepass.engine.pir.parse import parse_program
 from rulepass.engine.pir.printer import print_program
 from rulepass.example import Example, ExampleError
 from rulepass.micro_batches import rederive_micro_batches
+from rulepass.reference import SingleDevice, single_device
 from rulepass.runtime.executor import persistable_data
 from rulepass.runtime.pipeline import RankProgram, mean_losses, run_rank
 from rulepass.runtime.schedules import job_list
@@ -45,13 +55,19 @@ class RunOptions:
     micro_batches: int | None = None
     rules: tuple = ()
     out: Path | None = None
+    localize: bool = False
+    extra: tuple = ()  # (user pass, after step) pairs: --add-pass NAME --after STEP
+    skip: tuple = ()  # chain steps not to run (optional ones: translation validation)
 
 
 @attrs.define
 class Report:
-    """Everything the run measured: losses per step (ours, Paddle's), the worst relative error of
-    the final parameters (and which), rules applied per pass, collective bytes per rank, the
-    bubble fraction, and whether it all matched."""
+    """Everything the run measured: losses per step (ours), ``reference`` (the losses the verdict
+    compared against) and ``reference_source`` (``"paddle"``: reference.json; ``"single_device"``:
+    the float64 single-device run), ``paddle`` (Paddle's losses or None), ``single_device``
+    (``{"losses": float64, "losses_float32": ...}``), the worst relative error of the final
+    parameters against each reference, rules applied per pass, collective bytes per rank, the
+    bubble fraction, the localizer's result (None without ``--localize``) and the verdict."""
 
     losses: list
     reference: list
@@ -63,6 +79,27 @@ class Report:
     ok: bool
     jobs: dict = attrs.field(factory=dict)  # rank -> {job kind: count}, all steps
     stages: dict = attrs.field(factory=dict)  # rank -> its pipeline stage
+    reference_source: str = "single_device"
+    paddle: list | None = None
+    single_device: dict = attrs.field(factory=dict)
+    single_device_param_errors: dict = attrs.field(factory=dict)
+    localize: dict | None = None
+    atol: float = 0.0
+
+
+@attrs.define
+class RunResult:
+    """A finished run: every rank's record, the step losses, comm stats per rank, trace events,
+    the schedule and micro-batch count, the single-device reference, the localizer's result."""
+
+    records: list
+    losses: list
+    comm: list
+    events: list
+    schedule: str
+    micro_batches: int
+    single: SingleDevice
+    localize: dict | None = None
 
 
 def stage_of(rank: int, world_size: int, pp: int) -> int:
@@ -96,6 +133,8 @@ class RankRecord:
     applied: dict
     program_text: str
     trace: list
+    single_errors: dict = attrs.field(factory=dict)
+    single_ok: dict = attrs.field(factory=dict)
 
 
 class RankSetup:
@@ -154,17 +193,25 @@ class RankSetup:
     def rank_program(self) -> RankProgram:
         return RankProgram(self.compiled.program, self.scope, self.feeds, stage=self.stage)
 
-    def record(self) -> RankRecord:
-        """This rank's report after training."""
+    def compare_params(self, finals: dict) -> tuple[dict, dict]:
+        """({name: relative error}, {name: within tolerance}) of this rank's parameters against
+        the rank's pieces of the global arrays ``finals``."""
         errors, ok = {}, {}
         for name, value in self.scope.items():
-            if name not in self.example.final_params:
+            if name not in finals:
                 continue
             t = self.types["parameters"].get(name)
-            ref = self.example.final_params[name]
+            ref = finals[name]
             ref = local_piece(ref, t, self.rank) if t is not None else ref
             errors[name] = relative_error(value, ref)
             ok[name] = within(value, ref, self.example.rtol, self.example.atol)
+        return errors, ok
+
+    def record(self, single_params: dict | None = None) -> RankRecord:
+        """This rank's report after training; ``single_params``: the single-device run's final
+        parameters (float32), compared too."""
+        errors, ok = self.compare_params(self.example.final_params)
+        single_errors, single_ok = self.compare_params(single_params or {})
         applied: dict = {}
         trace = []
         for step in self.compiled.steps:
@@ -176,11 +223,13 @@ class RankSetup:
                 item["rank"] = self.rank
                 trace.append(item)
         return RankRecord(self.rank, errors, ok, applied, print_program(self.compiled.program),
-                          trace)
+                          trace, single_errors, single_ok)
 
 
-def compile_all(example: Example, options: RunOptions, ranks) -> tuple[dict, dict]:
-    """Compile the given ranks; returns ({rank: CompiledRank}, dist types of the forward program)."""
+def compile_all(example: Example, options: RunOptions, ranks, single_steps: int | None = None
+                ) -> tuple[dict, dict] | tuple[dict, dict, SingleDevice]:
+    """Compile the given ranks; returns ({rank: CompiledRank}, dist types of the forward program)
+    and, when ``single_steps`` is given, the single-device reference trained that many steps."""
     forward = parse_program(example.forward_text, str(example.path / "forward.pir"))
     rules = load_rules(list(options.rules), installed=True)
     par = example.parallel
@@ -192,31 +241,52 @@ def compile_all(example: Example, options: RunOptions, ranks) -> tuple[dict, dic
     compiled = {r: compile_rank(forward, rules, r, pp=par.pp, vpp=par.vpp,
                                 seg_method=par.seg_method, micro_batches=micro_batches,
                                 optimizer=example.optimizer,
-                                schedule=options.schedule or par.schedule) for r in ranks}
-    return compiled, dist_types(forward)
+                                schedule=options.schedule or par.schedule, extra=options.extra,
+                                track=options.localize, skip=options.skip) for r in ranks}
+    if single_steps is None:
+        return compiled, dist_types(forward)
+    single = single_device(example, rules, forward, steps=single_steps,
+                           micro_batches=micro_batches, localize=options.localize)
+    return compiled, dist_types(forward), single
 
 
-def summarize(example: Example, records: list, losses: list, comm: list, schedule: str,
-              micro_batches: int) -> Report:
-    """The report of a finished run, from every rank's record."""
+def summarize(example: Example, result: RunResult) -> Report:
+    """The report of a finished run, from every rank's record and the single-device reference."""
     par = example.parallel
-    reference = example.reference_losses[: len(losses)]
+    losses = result.losses
+    single = result.single.summary()
+    single_losses = single["losses"][: len(losses)]
+    paddle = example.reference_losses[: len(losses)] if example.reference_losses else None
     param_errors: dict = {}
+    single_errors: dict = {}
     params_ok = True
     rules: dict = {}
-    for record in records:
-        params_ok = params_ok and all(record.param_ok.values())
+    for record in result.records:
+        params_ok = (params_ok and all(record.param_ok.values())
+                     and all(record.single_ok.values()))
         for name, error in record.param_errors.items():
             param_errors[name] = max(param_errors.get(name, 0.0), error)
+        for name, error in record.single_errors.items():
+            single_errors[name] = max(single_errors.get(name, 0.0), error)
         for pass_name, applied in record.applied.items():
             per_pass = rules.setdefault(pass_name, {})
             for rule, count in applied.items():
                 per_pass[rule] = per_pass.get(rule, 0) + count
-    bubble = bubble_fraction(schedule, par.pp, par.vpp, micro_batches) if par.pp > 1 else 0.0
-    ok = (len(losses) > 0 and params_ok and bool(param_errors)
-          and all(loss is not None and within(loss, ref, example.rtol, example.atol)
-                  for loss, ref in zip(losses, reference)))
-    return Report(losses, reference, param_errors, rules, comm, bubble, example.rtol, ok)
+    bubble = (bubble_fraction(result.schedule, par.pp, par.vpp, result.micro_batches)
+              if par.pp > 1 else 0.0)
+
+    def losses_within(reference) -> bool:
+        return len(reference) == len(losses) and all(
+            loss is not None and within(loss, ref, example.rtol, example.atol)
+            for loss, ref in zip(losses, reference))
+
+    ok = (len(losses) > 0 and params_ok and bool(param_errors or single_errors)
+          and losses_within(single_losses) and (paddle is None or losses_within(paddle))
+          and (result.localize is None or result.localize["first"] is None))
+    return Report(losses, paddle if paddle is not None else single_losses, param_errors, rules,
+                  result.comm, bubble, example.rtol, ok,
+                  "paddle" if paddle is not None else "single_device", paddle, single,
+                  single_errors, result.localize, example.atol)
 
 
 def write_outputs(out: Path, records: list, events: list, report: Report) -> None:
@@ -235,30 +305,37 @@ def write_outputs(out: Path, records: list, events: list, report: Report) -> Non
                                       + "\n")
 
 
-def run_local(example: Example, options: RunOptions, progress=None):
-    """Compile every rank and train on threads; returns (records, losses, comm stats per rank,
-    trace events, schedule, micro-batches)."""
+def run_local(example: Example, options: RunOptions, progress=None) -> RunResult:
+    """Compile every rank and the single-device reference, train on threads; with
+    ``options.localize`` every op of every rank is compared with the single-device run."""
+    from rulepass.localize import Localizer
     from rulepass.runtime.comm.local import run_ranks
 
     par = example.parallel
     schedule = options.schedule or par.schedule
     micro_batches = options.micro_batches or par.micro_batches
     steps = min(options.steps or example.steps, example.steps)
-    compiled, types = compile_all(example, options, range(par.world_size))
+    compiled, types, single = compile_all(example, options, range(par.world_size), steps)
     setups = [RankSetup(example, compiled[r], types, schedule, micro_batches)
               for r in range(par.world_size)]
+    localizer = (Localizer(single.recorder, example.rtol, example.atol) if options.localize
+                 else None)
     groups = compiled[0].program.process_groups
     outputs = [[] for _ in setups]
     events, comm = [], [dict() for _ in setups]
     for step in range(steps):
         def body(communicator, step=step):
             s = setups[communicator.rank]
+            observer = None
+            if localizer is not None:
+                observer = localizer.checker(s.rank, s.compiled)
+                observer.start_step(step)
             program = s.rank_program()
             shifted = RankProgram(program.program, program.scope,
                                   lambda _step, m: s.feeds(step, m), stage=program.stage)
             return run_rank(shifted, communicator, steps=1, schedule=schedule if par.pp > 1
                             else None, num_stages=par.pp, micro_batches=micro_batches,
-                            vpp=par.vpp, process_groups=groups)
+                            vpp=par.vpp, process_groups=groups, observer=observer)
 
         results = run_ranks(par.world_size, body)
         for r, result in enumerate(results):
@@ -270,17 +347,22 @@ def run_local(example: Example, options: RunOptions, progress=None):
                 slot["bytes"] += figures["bytes"]
         if progress is not None:
             progress(step)
-    return ([s.record() for s in setups], mean_losses(outputs), comm, events, schedule,
-            micro_batches)
+    records = [s.record(single.float32.params) for s in setups]
+    return RunResult(records, mean_losses(outputs), comm, events, schedule, micro_batches,
+                     single, localizer.result() if localizer is not None else None)
 
 
 def run_distributed(example: Example, options: RunOptions, progress=None):
-    """One rank per process (``mpi`` or ``nccl``): compile this rank, train, gather every rank's
-    record on rank 0. Returns what :func:`run_local` returns on rank 0, ``None`` on the other
-    ranks. A failing rank aborts the whole job (``run_mpi``)."""
+    """One rank per process (``mpi`` or ``nccl``): compile this rank and the single-device
+    reference (every process computes it: it is small, and each rank compares its parameters
+    with it), train, gather every rank's record on rank 0. Returns what :func:`run_local` returns
+    on rank 0, ``None`` on the other ranks. A failing rank aborts the whole job (``run_mpi``).
+    ``--localize`` needs the local backend (its order of observations spans the ranks' threads)."""
     from rulepass.runtime.comm.backends import backend
     from rulepass.runtime.comm.mpi import mpi_module, run_mpi
 
+    if options.localize:
+        raise ExampleError("--localize runs every rank on threads: use --backend local")
     MPI = mpi_module()  # a clear CommunicationError without mpi4py
     chosen = backend(options.backend)  # a clear RuntimeFailure when what it needs is missing
     world = MPI.COMM_WORLD
@@ -292,7 +374,7 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
     schedule = options.schedule or par.schedule
     micro_batches = options.micro_batches or par.micro_batches
     steps = min(options.steps or example.steps, example.steps)
-    compiled, types = compile_all(example, options, [rank])
+    compiled, types, single = compile_all(example, options, [rank], steps)
     setup = RankSetup(example, compiled[rank], types, schedule, micro_batches)
     groups = compiled[rank].program.process_groups
     xp, factory = chosen.array_module(), chosen.communicator()
@@ -330,9 +412,10 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
     outputs, events, comm = run_mpi(body, groups=groups.values(), communicator=factory)
     if xp is not None:
         setup.scope = {k: xp.asnumpy(v) for k, v in setup.scope.items()}
-    gathered = world.gather((setup.record(), outputs, events, comm), root=0)
+    gathered = world.gather((setup.record(single.float32.params), outputs, events, comm),
+                            root=0)
     if rank != 0:
         return None
     losses = mean_losses([g[1] for g in gathered])
-    return ([g[0] for g in gathered], losses, [g[3] for g in gathered],
-            [e for g in gathered for e in g[2]], schedule, micro_batches)
+    return RunResult([g[0] for g in gathered], losses, [g[3] for g in gathered],
+                     [e for g in gathered for e in g[2]], schedule, micro_batches, single)

@@ -464,3 +464,27 @@ def rule_sets(draw, max_rules: int = 5, name: str = "random_pass") -> str:
     strategy = draw(st.sampled_from(("", " sweep", " sweep reverse")))
     rules = [_rule_text(draw, k) for k in range(draw(st.integers(1, max_rules)))]
     return f"pass {name}{strategy} {{\n  " + "\n  ".join(rules) + "\n}\n"
+
+
+def assert_pass_preserves(example, pass_name: str, *, seeds=(0,), min_applied: int = 1,
+                          **options) -> list:
+    """Test helper: translation validation (:mod:`rulepass.validate`) of ``pass_name`` on
+    ``example`` (an Example or its folder) with random inputs from each of ``seeds``. Raises
+    AssertionError with the validation's one-line message when the pass changes what the
+    program computes, or when it applied fewer than ``min_applied`` times (a validation of a
+    pass that never ran would prove nothing). ``options`` as for ``validate_passes`` (``rules``,
+    ``extra`` for a user pass, ``steps``). Returns the validations."""
+    from rulepass.example import Example, load_example
+    from rulepass.validate import validate_pass
+
+    loaded = example if isinstance(example, Example) else load_example(example)
+    found = []
+    for seed in seeds:
+        v = validate_pass(loaded, pass_name, seed=seed, **options)
+        if v.applied < min_applied:
+            raise AssertionError(f"{pass_name} applied {v.applied} times on {v.example}; the "
+                                 "validation would prove nothing (pick a program it rewrites)")
+        if not v.ok:
+            raise AssertionError(v.message())
+        found.append(v)
+    return found

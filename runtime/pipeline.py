@@ -454,7 +454,8 @@ class RankResult:
 def run_rank(rank: RankProgram, comm: Communicator, *, steps: int, schedule: str | None = None,
              num_stages: int = 1, micro_batches: int = 1, vpp: int = 1,
              process_groups: Mapping[int, Sequence[int]] | None = None, xp: Any = None,
-             origin: float | None = None, trace_ops: bool = False) -> RankResult:
+             origin: float | None = None, trace_ops: bool = False,
+             observer: Callable[[Operation, tuple], None] | None = None) -> RankResult:
     """Train ``steps`` steps of one rank with communicator ``comm`` (any transport: the threads of
     :func:`train`, an MPI process, an NCCL process with ``xp`` CuPy).
 
@@ -462,13 +463,15 @@ def run_rank(rank: RankProgram, comm: Communicator, *, steps: int, schedule: str
     the stage's job list runs, on ``rank.program`` split by :func:`split_jobs` or, when
     ``rank.job_programs`` is given, on those (:class:`PlanRunner`). Raises PipelineError,
     ExecutionError, CommunicationError. ``trace_ops``: record an event per op (StageRunner only).
+    ``observer``: the executors' per-op callback (see :class:`Executor`).
     """
     if schedule is None and micro_batches != 1:
         raise PipelineError(f"{micro_batches} micro-batches need a pipeline schedule")
     origin = time.perf_counter() if origin is None else origin
 
     def executor_of(program: Program) -> Executor:
-        return Executor(program, rank=comm.rank, communicator=comm, process_groups=process_groups, xp=xp)
+        return Executor(program, rank=comm.rank, communicator=comm, process_groups=process_groups,
+                        xp=xp, observer=observer)
 
     runner = None
     if rank.job_programs is not None:

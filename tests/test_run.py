@@ -1,5 +1,7 @@
 """`rulepass run`: every example trains on threads and under MPI, and matches Paddle's losses and
-final parameters; bad input is one clear line and exit status 1."""
+final parameters, and the single-device run rulepass computes itself (which equals Paddle's within
+1e-5, and judges the run alone when Paddle's results are removed); bad input is one clear line and
+exit status 1."""
 
 import json
 import math
@@ -9,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import attrs
 import pytest
 
 from rulepass.engine.pir.parse import parse_program
@@ -28,13 +31,26 @@ def rulepass(*args, timeout=300):
 @pytest.mark.parametrize("name", NAMES)
 def test_example_matches_paddle_on_threads(name):
     example = load_example(EXAMPLES / name)
-    records, losses, comm, events, schedule, micro_batches = run_local(example, RunOptions())
-    report = summarize(example, records, losses, comm, schedule, micro_batches)
-    assert len(losses) == example.steps
+    result = run_local(example, RunOptions())
+    report = summarize(example, result)
+    assert len(result.losses) == example.steps
+    assert report.reference_source == "paddle"
     for ours, ref in zip(report.losses, report.reference):
         assert abs(ours - ref) <= example.rtol * abs(ref)
     assert report.param_errors and max(report.param_errors.values()) <= example.rtol
     assert report.ok
+    # the self-computed reference equals Paddle's within 1e-5, in float64 and float32
+    for key in ("losses", "losses_float32"):
+        single = report.single_device[key]
+        assert len(single) == len(example.reference_losses)
+        for ours, ref in zip(single, example.reference_losses):
+            assert abs(ours - ref) <= 1e-5 * abs(ref), (key, single, example.reference_losses)
+    # without Paddle's results the run is judged against the single-device run, and passes
+    alone = attrs.evolve(example, reference_losses=None, final_params={})
+    report = summarize(alone, result)
+    assert report.reference_source == "single_device" and report.paddle is None
+    assert report.reference == report.single_device["losses"]
+    assert report.single_device_param_errors and report.ok
 
 
 def test_cli_run_prints_the_tables_and_writes_outputs(tmp_path):
@@ -135,7 +151,8 @@ def test_sequence_parallel_fuses_every_row_parallel_output_and_halves_its_bytes(
     from rulepass.runtime.comm.collectives import ring_bytes
 
     example = load_example(EXAMPLES / "mp2_sp")
-    records, losses, comm, events, schedule, micro_batches = run_local(example, RunOptions())
+    result = run_local(example, RunOptions())
+    records, comm = result.records, result.comm
     sites = [r.applied["lower_reshard"].get("partial_to_shard", 0) for r in records]
     fused = [r.applied["sp_fusion"].get("allreduce_split_with_num", 0) for r in records]
     assert sites == fused == [1, 1]
@@ -145,7 +162,7 @@ def test_sequence_parallel_fuses_every_row_parallel_output_and_halves_its_bytes(
         per_call = stats["reduce_scatter"]["bytes"] / stats["reduce_scatter"]["calls"]
         assert per_call == ring_bytes("reduce_scatter", full, 2)
         assert 2 * per_call == ring_bytes("all_reduce", full, 2)
-    report = summarize(example, records, losses, comm, schedule, micro_batches)
+    report = summarize(example, result)
     assert report.ok
     # the LayerNorm scale, replicated on sequence shards, ends equal to Paddle's on both ranks
     norm = [name for name in report.param_errors if "layer_norm" in name and ".w_" in name]

@@ -6,7 +6,9 @@
 - ``stage_peer(from_mesh, to_mesh, rank)`` — the rank of ``to_mesh`` at ``rank``'s position in
   ``from_mesh`` (pipeline stages hold equal meshes: rank i of one stage talks to rank i of the next);
 - ``p2p_ring(src, dst)`` — the ring id of the process group ``[src, dst]``, created in the program's
-  table when missing (live: it changes the program, journaled).
+  table when missing (live: it changes the program, journaled);
+- ``dynamic_shape(t)`` — ``t`` dense with every dim dynamic (the single-device form of a local
+  region's values).
 """
 
 from __future__ import annotations
@@ -133,3 +135,20 @@ def grad_type(program, op, operand):
     if placed is None or placed.mesh != t.mesh:
         return t
     return DistTensorType(t.shape, t.dtype, placed)
+
+
+@function("dynamic_shape")
+def dynamic_shape(program, t):
+    """``t`` (a type, or a value's) with every dim dynamic (-1): a dense tensor of the same dtype
+    and rank, vectors item by item, other types unchanged. ``rules/dist_to_global.rw`` gives it to
+    the values of a local region, whose ops then run on the global tensors (their static shapes
+    are the local pieces' only)."""
+    if isinstance(t, Operation) and len(t.results) == 1:
+        t = t.results[0]
+    if isinstance(t, Value):
+        t = t.type
+    if isinstance(t, (DenseTensorType, DistTensorType)):
+        return DenseTensorType(tuple(-1 for _ in t.shape), t.dtype)
+    if isinstance(t, VectorType):
+        return VectorType(tuple(dynamic_shape(program, i) for i in t.items))
+    return t

@@ -126,6 +126,9 @@ class Driver:
         self.rule_info: dict[int, tuple] = {}
         # The ops of the latest applications, to name them if the pass does not converge.
         self.recent: collections.deque = collections.deque(maxlen=2 * STATE_WINDOW)
+        # op -> (pass, rule, file, line) of the latest application that matched or created it,
+        # when the caller asks for it (run_pass's `provenance`; the localizer of rulepass run).
+        self.provenance: dict | None = None
 
     def index_size(self) -> int:
         """Ops in the program (nested included)."""
@@ -250,6 +253,12 @@ class Driver:
                 after_ops.sort(key=Operation.position_key)
             after = self.positions(after_ops)
         self.trace.append(Application(self.pass_name, name, file, line, before, after))
+        if self.provenance is not None:
+            mark = (self.pass_name, name, file, line)
+            for op in ops:
+                self.provenance[op] = mark
+            for op in outcome.created:
+                self.provenance[op] = mark
         refresh = self.index.refresh
         for op in outcome.reindex:
             refresh(op, op.block is not None and op.block.program is program)
@@ -318,11 +327,14 @@ class Driver:
 
 
 def run_pass(program: Program, cpass: CompiledPass, params: dict,
-             trace_positions: bool = False, compiled: bool = True) -> Driver:
+             trace_positions: bool = False, compiled: bool = True,
+             provenance: dict | None = None) -> Driver:
     """Run one pass on `program` in place, inside a transaction (on error the program is
     restored exactly and the error re-raised). Returns the driver, holding `trace` and `stats`.
     `params` must already be checked and complete (see `api.resolve_params`). `compiled`: run the
-    generated matcher and rewrite functions (False: the tree walks they are checked against)."""
+    generated matcher and rewrite functions (False: the tree walks they are checked against).
+    `provenance`: a dict that receives op -> (pass, rule, file, line) for every op an application
+    matched or created (the latest application wins; erased ops stay in it)."""
     # The undo journal holds a closure per change; the cyclic garbage collector would walk that
     # growing heap again and again (quadratic on long passes), and nothing here needs it.
     collecting = gc.isenabled()
@@ -330,6 +342,7 @@ def run_pass(program: Program, cpass: CompiledPass, params: dict,
     try:
         with program.transaction():
             driver = Driver(program, cpass, params, trace_positions, compiled)
+            driver.provenance = provenance
             driver.run()
     finally:
         if collecting:

@@ -58,6 +58,15 @@ def _register_run(sub) -> None:
                    help="more .rw files or folders (repeatable)")
     p.add_argument("--out", default=None, metavar="DIR",
                    help="write rank<r>.pir, trace.jsonl, timelines and summary.json here")
+    p.add_argument("--localize", action="store_true",
+                   help="compare every op of every rank with the single-device run and name "
+                        "the first divergent op, its pass and rule (any divergence fails)")
+    p.add_argument("--add-pass", dest="add_pass", action="append", default=[], metavar="NAME",
+                   help="run the user's pass NAME (from --rules) on every rank, right after "
+                        "the step of the matching --after (repeatable)")
+    p.add_argument("--after", action="append", default=[], metavar="STEP",
+                   help="the chain step (a pass name such as dist_to_dense) after which the "
+                        "matching --add-pass runs")
     p.set_defaults(func=_run_example)
 
 
@@ -78,9 +87,14 @@ def _run_example(args) -> int:
         raise ExampleError(f"--steps must be at least 1, got {args.steps}")
     if args.micro_batches is not None and args.micro_batches < 1:
         raise ExampleError(f"--micro-batches must be at least 1, got {args.micro_batches}")
+    if len(args.add_pass) != len(args.after):  # wrong usage: exit 2, as argparse's own errors
+        print(f"rulepass run: every --add-pass needs its --after (got {len(args.add_pass)} "
+              f"--add-pass, {len(args.after)} --after)", file=sys.stderr)
+        return 2
     example = load_example(args.example)
     options = RunOptions(args.backend, args.steps, args.schedule, args.micro_batches,
-                         tuple(args.rules), Path(args.out) if args.out else None)
+                         tuple(args.rules), Path(args.out) if args.out else None,
+                         args.localize, tuple(zip(args.add_pass, args.after)))
     console = Console(stderr=False)
     steps = min(options.steps or example.steps, example.steps)
     with Progress(console=console, transient=True) as progress:
@@ -92,14 +106,13 @@ def _run_example(args) -> int:
             result = run_distributed(example, options, advance)
     if result is None:  # an MPI rank other than 0: rank 0 reports
         return 0
-    records, losses, comm, events, schedule, micro_batches = result
-    report = summarize(example, records, losses, comm, schedule, micro_batches)
-    report.jobs = job_counts(events)
+    report = summarize(example, result)
+    report.jobs = job_counts(result.events)
     par = example.parallel
     report.stages = {rank: stage_of(rank, par.world_size, par.pp) for rank in report.jobs}
     print_report(console, Path(args.example).name, report)
     if options.out is not None:
-        write_outputs(options.out, records, events, report)
+        write_outputs(options.out, result.records, result.events, report)
         console.print(f"wrote {options.out}")
     return 0 if report.ok else 1
 
