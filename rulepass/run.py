@@ -77,14 +77,14 @@ class Report:
     bubble: float
     rtol: float
     ok: bool
-    jobs: dict = attrs.field(factory=dict)  # rank -> {job kind: count}, all steps
-    stages: dict = attrs.field(factory=dict)  # rank -> its pipeline stage
     reference_source: str = "single_device"
     paddle: list | None = None
     single_device: dict = attrs.field(factory=dict)
     single_device_param_errors: dict = attrs.field(factory=dict)
     localize: dict | None = None
     atol: float = 0.0
+    jobs: dict = attrs.field(factory=dict)  # rank -> {job kind: count}, all steps
+    stages: dict = attrs.field(factory=dict)  # rank -> its pipeline stage
 
 
 @attrs.define

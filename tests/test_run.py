@@ -177,7 +177,8 @@ def test_data_parallel_grads_are_all_reduced_once_per_step_after_gradient_merge(
 
     example = load_example(EXAMPLES / "dp2_pp2")
     assert example.parallel.micro_batches == 2
-    records, losses, comm, events, schedule, micro_batches = run_local(example, RunOptions())
+    result = run_local(example, RunOptions())
+    records, comm = result.records, result.comm
     calls = [stats["all_reduce"]["calls"] for stats in comm]
     assert calls == [12, 12, 18, 18]  # 3 steps x (4 grads on stage 0, 6 on stage 1)
     for record, stats in zip(records, comm):
@@ -188,5 +189,5 @@ def test_data_parallel_grads_are_all_reduced_once_per_step_after_gradient_merge(
         per_step = sum(ring_bytes("all_reduce", 4 * math.prod(op.operand(0).type.shape), 2)
                        for op in grads)  # float32 grads, summed over the 2 dp ranks
         assert stats["all_reduce"]["bytes"] == example.steps * per_step
-    report = summarize(example, records, losses, comm, schedule, micro_batches)
+    report = summarize(example, result)
     assert report.ok

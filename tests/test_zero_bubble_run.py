@@ -24,9 +24,8 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 def run(name, **options):
     example = load_example(EXAMPLES / name)
-    records, losses, comm, events, schedule, micro_batches = run_local(example, RunOptions(**options))
-    report = summarize(example, records, losses, comm, schedule, micro_batches)
-    return report, job_counts(events)
+    result = run_local(example, RunOptions(**options))
+    return summarize(example, result), job_counts(result.events)
 
 
 @pytest.mark.parametrize("name", ["pp2_1f1b", "pp2_fthenb", "dp2_pp2"])
