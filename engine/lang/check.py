@@ -7,7 +7,6 @@ Runs before any program is seen; every problem is a `RuleCompileError` at the of
 from __future__ import annotations
 
 import rulepass.engine.lang.nodes as A
-from rulepass.engine.rewrite.functions import arity
 
 #: `set`/`unset` paths below an op variable that mean something besides a plain attribute.
 DIST_PATHS = {("dist",), ("dist", "chunk_id"), ("dist", "mesh")}
@@ -127,7 +126,8 @@ def children(node) -> list:
 class PassChecker:
     """Checks one pass; `sources` turns spans into errors."""
 
-    def __init__(self, decl: A.PassDecl, sources):
+    def __init__(self, decl: A.PassDecl, sources, arity):
+        self.arity = arity
         self.decl = decl
         self.sources = sources
         self.params = {p.name: p for p in decl.params}
@@ -144,8 +144,6 @@ class PassChecker:
                 raise self.error(param.span, f"param {param.name!r} is declared twice")
             seen[param.name] = param.span
             if param.default is not None:
-                from rulepass.engine.rewrite.compiled import constant
-
                 check_value_type(param.type, constant(param.default, self.sources),
                                  param.default.span, self.sources)
         rules: dict[str, A.Span] = {}
@@ -230,7 +228,7 @@ class PassChecker:
 
     def check_call(self, call: A.Call) -> None:
         """Known function, right number of arguments."""
-        bounds = arity(call.func)
+        bounds = self.arity(call.func)
         if bounds is None:
             raise self.error(call.span, f"unknown function {call.func!r}; built-ins are "
                              "listed in the rule-language reference, others must be registered "
@@ -304,6 +302,22 @@ def kind_words(kind: str) -> str:
             "op": "an op"}.get(kind, kind)
 
 
-def check_pass(decl: A.PassDecl, sources) -> None:
-    """Check one pass; raises RuleCompileError."""
-    PassChecker(decl, sources).check()
+def check_pass(decl: A.PassDecl, sources, arity) -> None:
+    """Check one pass; raises RuleCompileError. `arity(name)` is the (least, most) number of
+    arguments of function `name`, None if there is none (the rewrite engine's registry,
+    `rewrite.functions.arity`, passed in because the language sits below the engine)."""
+    PassChecker(decl, sources, arity).check()
+
+
+def constant(expr, sources):
+    """The value of a constant expression (literals, lists, negation); RuleCompileError if it
+    reads a variable, param or function."""
+    if isinstance(expr, A.Literal):
+        return expr.value
+    if isinstance(expr, A.ListExpr):
+        return [constant(item, sources) for item in expr.items]
+    if isinstance(expr, A.Negate):
+        value = constant(expr.operand, sources)
+        if type(value) in (int, float):
+            return -value
+    raise sources.error(expr.span, "expected a constant (a number, string, true/false or list)")

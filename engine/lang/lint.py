@@ -13,7 +13,6 @@ import attrs
 
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.lang.check import free_vars
-from rulepass.engine.rewrite.compiled import CompiledRule
 
 
 @attrs.frozen
@@ -28,9 +27,11 @@ class LintWarning:
         return f"{self.file or '<rules>'}:{self.line}: warning: {self.message}"
 
 
-def unconnected_groups(rule: CompiledRule) -> list[list[str]]:
+def unconnected_groups(rule) -> list[list[str]]:
     """The groups of a rule's top-level match patterns that share no variable, each as the
-    pattern names; one group means all are connected."""
+    pattern names; one group means all are connected. `rule` is a compiled rule
+    (`rewrite.compiled.CompiledRule`, read through its `nodes`: the language does not import the
+    engine above it)."""
     nodes = [n for n in rule.nodes if n.role == "match"]
     variables: dict[int, set] = {}
     for node in nodes:

@@ -545,3 +545,24 @@ def match_patterns(match) -> list:
     if isinstance(match, MatchRegion):
         return [match.bounds.start, match.bounds.end]
     return []
+
+
+# ---- grad definitions (rules/grad.rw; evaluated by engine/paddle/grad.py) ----------------------
+
+@attrs.frozen
+class GradDecl:
+    """``grad <op pattern> [where e] { statements }``."""
+
+    pattern: OpPattern
+    where: Any
+    body: tuple
+    span: Span
+
+
+@attrs.frozen
+class GradContrib:
+    """``grad x += expr``: ``expr`` is added to the grad of forward operand ``x``."""
+
+    name: str
+    value: Any
+    span: Span

@@ -220,16 +220,13 @@ class RuleTreeBuilder(Transformer):
     # ---- grad definitions (engine/paddle/grad.py) -------------------------------------------------
     def grad_decl(self, meta, c):
         """Grammar rule `grad_decl`."""
-        from rulepass.engine.paddle.grad import GradDecl
-
         pattern, where, *body = c
-        return GradDecl(pattern, where, tuple(body), self.span(meta))
+        return A.GradDecl(pattern, where, tuple(body), self.span(meta))
 
     def grad_contrib(self, meta, c):
         """Grammar rule `grad_contrib`."""
-        from rulepass.engine.paddle.grad import GradContrib
 
-        return GradContrib(str(c[0]), c[1], self.span(meta))
+        return A.GradContrib(str(c[0]), c[1], self.span(meta))
 
     # ---- rewrites ---------------------------------------------------------------------------
     def rewrite_clause(self, meta, c):
@@ -459,7 +456,8 @@ def explain(error: UnexpectedInput, text: str) -> str:
         label = error.match_examples(rule_parser().parse, EXAMPLES, use_accepts=True)
         if label:
             return label
-        return f"unexpected character {char!r}; expected {describe_expected(error.allowed)}"
+        allowed = describe_expected(error.allowed, rule_parser())
+        return f"unexpected character {char!r}; expected {allowed}"
     token = getattr(error, "token", None)
     expected = getattr(error, "expected", None) or set()
     if isinstance(error, UnexpectedToken) and token is not None:
@@ -469,6 +467,6 @@ def explain(error: UnexpectedInput, text: str) -> str:
     if label:
         return label
     if isinstance(error, UnexpectedEOF) or (token is not None and token.type == "$END"):
-        return f"unexpected end of file; expected {describe_expected(expected)} " \
+        return f"unexpected end of file; expected {describe_expected(expected, rule_parser())} " \
                "(is a closing '}' missing?)"
-    return f"unexpected {token!s:.40}; expected {describe_expected(expected)}"
+    return f"unexpected {token!s:.40}; expected {describe_expected(expected, rule_parser())}"

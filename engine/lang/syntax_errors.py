@@ -159,8 +159,7 @@ FRIENDLY = {
 }
 
 
-def describe_expected(names) -> str:
-    """A readable list of what the parser would have accepted, such as "'}' or `rule`"."""
-    from rulepass.engine.lang.parse import rule_parser  # imported late: rw_parse imports this module
-
-    return _describe_expected(names, rule_parser(), FRIENDLY, keyword_quotes="`")
+def describe_expected(names, parser) -> str:
+    """A readable list of what `parser` (the rule grammar's lark parser, `lang.parse.rule_parser()`)
+    would have accepted, such as "'}' or `rule`"."""
+    return _describe_expected(names, parser, FRIENDLY, keyword_quotes="`")

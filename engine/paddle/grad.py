@@ -34,25 +34,7 @@ from rulepass.engine.rewrite.exprs import ABSENT, EVALUATORS, Context, EvalError
 from rulepass.engine.ir.core import Operation, Value
 from rulepass.engine.rewrite.functions import FunctionCalls
 from rulepass.engine.ir.types import NULL_TYPE
-
-
-@attrs.frozen
-class GradDecl:
-    """``grad <op pattern> [where e] { statements }``."""
-
-    pattern: A.OpPattern
-    where: Any
-    body: tuple
-    span: A.Span
-
-
-@attrs.frozen
-class GradContrib:
-    """``grad x += expr``: ``expr`` is added to the grad of forward operand ``x``."""
-
-    name: str
-    value: Any
-    span: A.Span
+from rulepass.engine.lang.nodes import GradContrib, GradDecl  # noqa: F401  (re-exported)
 
 
 @attrs.frozen

@@ -14,7 +14,8 @@ import attrs
 
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.errors import RuleCompileError
-from rulepass.engine.lang.check import check_pass, check_value_type
+from rulepass.engine.lang.check import check_pass, check_value_type, constant  # noqa: F401
+from rulepass.engine.rewrite.functions import arity
 from rulepass.engine.lang.parse import parse_rules
 
 
@@ -271,23 +272,9 @@ def pipeline_params(name: str, passes, pipelines) -> dict:
     return out
 
 
-def constant(expr, sources: Sources):
-    """The value of a constant expression (literals, lists, negation); RuleCompileError if it
-    reads a variable, param or function."""
-    if isinstance(expr, A.Literal):
-        return expr.value
-    if isinstance(expr, A.ListExpr):
-        return [constant(item, sources) for item in expr.items]
-    if isinstance(expr, A.Negate):
-        value = constant(expr.operand, sources)
-        if type(value) in (int, float):
-            return -value
-    raise sources.error(expr.span, "expected a constant (a number, string, true/false or list)")
-
-
 def compile_pass(decl: A.PassDecl, sources: Sources) -> CompiledPass:
     """Check a pass and compile its rules (in priority order)."""
-    check_pass(decl, sources)
+    check_pass(decl, sources, arity)
     rules = [compile_rule(rule, decl.name, order) for order, rule in enumerate(decl.rules)]
     rules.sort(key=CompiledRule.sort_key)
     return CompiledPass(decl, tuple(rules))

@@ -17,37 +17,8 @@ import rulepass.engine.lang.nodes as A
 from rulepass.engine.ir.attributes import Place, Symbol
 from rulepass.engine.ir.core import Operation, Value
 from rulepass.engine.rewrite.functions import REGISTRY
+from rulepass.engine.rewrite.values import ABSENT, Absent, EvalError  # noqa: F401  (re-exported)
 from rulepass.engine.ir.types import DistTensorType, ProcessMesh, VectorType, local_type
-
-
-class Absent:
-    """The one absent value (`ABSENT`): false, printed `absent`."""
-
-    _instance = None
-
-    def __new__(cls):
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __bool__(self) -> bool:
-        return False
-
-    def __repr__(self) -> str:
-        return "absent"
-
-
-ABSENT = Absent()
-
-
-class EvalError(Exception):
-    """An expression that cannot be evaluated (wrong operand types, an op with several results
-    used as a value); `span` is where. The driver turns it into a RewriteError naming the rule."""
-
-    def __init__(self, message: str, span: A.Span | None):
-        super().__init__(message)
-        self.message = message
-        self.span = span
 
 
 def normalize(x):
@@ -315,7 +286,7 @@ EVALUATORS = {
                                                 evaluate(e.left, env, ctx), e.span),
     A.CoalesceOp: lambda e, env, ctx: _coalesce(evaluate(e.left, env, ctx), e.right, env, ctx),
     A.Arith: _arith,
-    A.Negate: lambda e, env, ctx: _negate(evaluate(e.operand, env, ctx), e.span),
+    A.Negate: lambda e, env, ctx: negate(evaluate(e.operand, env, ctx), e.span),
 }
 
 
@@ -323,7 +294,8 @@ def _coalesce(left, right, env, ctx):
     return evaluate(right, env, ctx) if left is ABSENT else left
 
 
-def _negate(value, span):
+def negate(value, span):
+    """`-x`: absent stays absent; a number is negated; anything else is an EvalError at `span`."""
     if value is ABSENT:
         return ABSENT
     if type(value) not in (int, float):

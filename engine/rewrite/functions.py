@@ -32,6 +32,8 @@ from typing import Callable
 
 import attrs
 
+from rulepass.engine.rewrite.values import ABSENT, EvalError
+
 #: Built-in functions of the rule language → (least, most) number of arguments.
 BUILTIN_ARITY: dict[str, tuple[int, int]] = {
     "has": (1, 1),
@@ -163,7 +165,6 @@ class FunctionCalls:
         self.tables: dict = {}
         # ids of the ops (and their results) made during the pass (`note_created`).
         self.created: set = set()
-        from rulepass.engine.rewrite.exprs import ABSENT, EvalError  # late: exprs imports this module
 
         self.absent, self.eval_error = ABSENT, EvalError
         # (name, argument values, span) of every non-live call when all have constant
@@ -213,7 +214,6 @@ class FunctionCalls:
 
     def call_prepared(self, registered: RegisteredFunction, args: list, span):
         """A prepared function on its table (made now if the pass has not changed anything)."""
-        from rulepass.engine.rewrite.exprs import EvalError
 
         table = self.tables.get(registered.name)
         if table is None:  # nothing changed yet (else before_change made it)
@@ -253,13 +253,12 @@ class FunctionCalls:
                 result = self.call_prepared(registered, args, span)
             else:
                 result = self._call(name, args, span)
-        except _FAILURES as error:  # an EvalError is none of these and passes through
+        except FAILURES as error:  # an EvalError is none of these and passes through
             raise self.eval_error(f"{name}() failed: {type(error).__name__}: {error}",
                                   span) from None
         return self.absent if result is None else result
 
     def _call(self, name: str, args: list, span):
-        from rulepass.engine.rewrite.exprs import EvalError
 
         registered = REGISTRY[name]
         if registered.live:
@@ -285,7 +284,7 @@ class FunctionCalls:
 
 
 #: What a registered function may raise that becomes an EvalError naming it.
-_FAILURES = (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError,
+FAILURES = (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError,
              ArithmeticError)
 
 

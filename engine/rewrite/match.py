@@ -25,54 +25,13 @@ from rulepass.engine.rewrite.plan import Plan, make_plan
 from rulepass.engine.pir.printer import print_op
 from rulepass.engine.rewrite.compiled import CompiledPass, CompiledRule, PatternNode
 from rulepass.engine.rewrite.index import ProgramIndex, hashable
+from rulepass.engine.rewrite.bindings import Match, linked, operand_at, users_of  # noqa: F401
 
 
 #: Whether `where` terms are tested by one compiled function per plan step
 #: (`expr_compile.compile_conjunction`); False tests them one by one through `compiled`, the
 #: reference the tests compare with.
 COMPILED = True
-
-
-class Match:
-    """A match: the rule, the variables bound (`env`) and the matched ops in program order.
-    (A plain slotted class: one is made at every match; treat it as read-only.)"""
-
-    __slots__ = ("rule", "env", "ops")
-
-    def __init__(self, rule: CompiledRule, env: dict, ops: tuple):
-        self.rule = rule
-        self.env = env
-        self.ops = ops
-
-    @property
-    def anchor(self) -> Operation | None:
-        """The latest matched op in program order (new ops go right before it)."""
-        return self.ops[-1] if self.ops else None
-
-    def __repr__(self) -> str:
-        return f"Match({self.rule.name}, {sorted(self.env)}, {[op.name for op in self.ops]})"
-
-
-def operand_at(op: Operation, node: PatternNode, position: int):
-    """The operand of `op` that pattern position `position` stands for (positions after `..`
-    count from the end); None when there is none."""
-    count = op.num_operands
-    if node.rest is not None and position > node.rest:
-        index = count - (len(node.operands) - position)
-    else:
-        index = position
-    return op.operand(index) if 0 <= index < count else None
-
-
-def linked(value, target: Operation, spec) -> bool:
-    """Whether operand `value` is what `spec` ("op", "result", "nested") says `target` gives."""
-    if value is None or value.owner is not target:
-        return False
-    if spec.kind == "op":
-        return len(target.results) == 1
-    if spec.kind == "result":
-        return value.index == spec.index
-    return True
 
 
 class RuleMatcher:
@@ -497,15 +456,6 @@ class _Where:
 
     def __str__(self) -> str:
         return f"pattern `{pattern_text(self.node)}`"
-
-
-def users_of(values) -> list[Operation]:
-    """Ops reading any of `values`, each once, in program order."""
-    found = {}
-    for value in values:
-        for use in value.uses:
-            found[use.op] = None
-    return sorted(found, key=Operation.position_key)
 
 
 def pattern_text(node: PatternNode) -> str:

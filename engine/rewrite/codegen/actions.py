@@ -16,7 +16,7 @@ Memoised per rule declaration (by identity, the declaration kept alive with its 
 from __future__ import annotations
 
 import rulepass.engine.lang.nodes as A
-from rulepass.engine.rewrite.codegen.exprs import SourceGen, _Unsupported
+from rulepass.engine.rewrite.codegen.exprs import SourceGen, Unsupported
 
 #: id(rewrite tuple) -> (tuple, function)
 _CACHE: dict[int, tuple] = {}
@@ -31,7 +31,7 @@ def compiled_rewrite(actions: tuple):
         return found[1]
     try:
         function = _compile(actions)
-    except _Unsupported:
+    except Unsupported:
         function = None
     if len(_CACHE) > CACHE_LIMIT:
         _CACHE.clear()
@@ -78,7 +78,7 @@ class _ActionGen(SourceGen):
         for action in actions:
             method = getattr(self, "a_" + type(action).__name__, None)
             if method is None:
-                raise _Unsupported(f"no translation for {type(action).__name__}")
+                raise Unsupported(f"no translation for {type(action).__name__}")
             method(action, scope, out, "    " * depth, depth)
 
     def a_CreateOp(self, action, scope, out, pad, depth):

@@ -23,10 +23,10 @@ import keyword
 import attrs
 
 import rulepass.engine.lang.nodes as A
-from rulepass.engine.rewrite.exprs import (ABSENT, ARITH, BUILTINS, EvalError, _negate, contains, describe, equal,
+from rulepass.engine.rewrite.exprs import (ABSENT, ARITH, BUILTINS, EvalError, negate, contains, describe, equal,
                     evaluate, field, iterate, normalize, ORDER)
 from rulepass.engine.ir.core import Operation, Value
-from rulepass.engine.rewrite.functions import _FAILURES, REGISTRY
+from rulepass.engine.rewrite.functions import FAILURES, REGISTRY
 
 #: id(node) -> (node, function); the node is kept so that its id is not reused.
 _CACHE: dict[int, tuple] = {}
@@ -56,12 +56,12 @@ def compile_expression(expr):
     try:
         return gen.guarded_function("def _expression(env, ctx):",
                                     [f"return {gen.expr(expr, {})}"], "_expression")
-    except _Unsupported:
+    except Unsupported:
         # evaluate reports what it cannot evaluate itself, with the node's span
         return lambda env, ctx: evaluate(expr, env, ctx)
 
 
-class _Unsupported(Exception):
+class Unsupported(Exception):
     """A node the compiler has no translation for (evaluate reports it too)."""
 
 
@@ -95,12 +95,12 @@ class SourceGen:
 
     def function(self, source: str, name: str):
         """Compile `source` (defining function `name`) with this generator's globals; raises
-        _Unsupported when Python refuses it (an expression nested deeper than its parser
+        Unsupported when Python refuses it (an expression nested deeper than its parser
         allows), so that the caller falls back to the reference walk."""
         try:
             code = compile(source, f"<rule expression {name}>", "exec")
         except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError) as error:
-            raise _Unsupported(f"Python cannot compile the translation: {error}") from None
+            raise Unsupported(f"Python cannot compile the translation: {error}") from None
         namespace = dict(self.globals)
         exec(code, namespace)  # noqa: S102 - text generated here from a checked rule AST
         return namespace[name]
@@ -127,7 +127,7 @@ class SourceGen:
         """Python expression text computing `e`."""
         method = getattr(self, "x_" + type(e).__name__, None)
         if method is None:
-            raise _Unsupported(f"cannot evaluate {type(e).__name__}")
+            raise Unsupported(f"cannot evaluate {type(e).__name__}")
         return method(e, scope)
 
     def x_Literal(self, e, scope):
@@ -206,7 +206,7 @@ class SourceGen:
         body = self.expr(e.body, {**scope, e.var: var})
         helper = {"any": "_any", "all": "_all", "first": "_first"}.get(e.kind)
         if helper is None:
-            raise _Unsupported(f"unknown quantifier {e.kind!r}")
+            raise Unsupported(f"unknown quantifier {e.kind!r}")
         return f"{helper}({self.expr(e.seq, scope)}, {self.const(e.span)}, lambda {var}: {body})"
 
     def x_OrOp(self, e, scope):
@@ -258,7 +258,7 @@ class SourceGen:
                 f"{self.const(e.span)})")
 
     def x_Negate(self, e, scope):
-        return f"_negate({self.expr(e.operand, scope)}, {self.const(e.span)})"
+        return f"negate({self.expr(e.operand, scope)}, {self.const(e.span)})"
 
 
 #: builtin -> (test, value): when `test` holds for the argument (bound to {t}), `value` is what
@@ -364,7 +364,7 @@ def _live(registered, ctx, func, span, *values):
         return _registered(ctx, func, list(values), span)
     try:
         result = registered.fn(functions.program, *values)
-    except _FAILURES as error:
+    except FAILURES as error:
         raise EvalError(f"{func}() failed: {type(error).__name__}: {error}", span) from None
     return ABSENT if result is None else result
 
@@ -421,7 +421,7 @@ def _arith(op, a, b, span):
 #: The names generated code may use besides its constants.
 HELPERS = dict(
     ABSENT=ABSENT, Operation=Operation, Value=Value, EvalError=EvalError, equal=equal, field=field,
-    iterate=iterate, _negate=_negate, _unbound=_unbound, _result_ref=_result_ref,
+    iterate=iterate, negate=negate, _unbound=_unbound, _result_ref=_result_ref,
     _attribute_field=_attribute_field, _subscript=_subscript, _registered=_registered,
     _live=_live,
     _any=_any, _all=_all, _first=_first, _order=_order, _in_plain=_in_plain,
@@ -436,7 +436,7 @@ class ScopedGen(SourceGen):
     def x_Var(self, e, scope):
         local = scope.get(e.name)
         if local is None:
-            raise _Unsupported(f"variable {e.name!r} is not in scope")
+            raise Unsupported(f"variable {e.name!r} is not in scope")
         return local
 
 
@@ -459,7 +459,7 @@ def compile_conjunction(terms: tuple, var: str | None = None):
         if var is not None:
             return gen.function(f"{head}\n    return {body}\n", "_test")
         return gen.guarded_function(head, [f"return {body}"], "_test")
-    except _Unsupported:
+    except Unsupported:
         if var is not None:
             return None
         tests = tuple(compiled(term) for term in terms)  # term by term, as the walk does

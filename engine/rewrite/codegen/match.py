@@ -13,9 +13,10 @@ compares the two (tests/test_engine_compiled_paths.py).
 
 from __future__ import annotations
 
-from rulepass.engine.rewrite.codegen.exprs import ScopedGen, _Unsupported
+from rulepass.engine.rewrite.codegen.exprs import ScopedGen, Unsupported
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.ir.core import Operation, Value
+from rulepass.engine.rewrite.bindings import Match, linked, operand_at, users_of
 from rulepass.engine.rewrite.index import hashable
 
 
@@ -26,14 +27,12 @@ def compile_plan(rule, plan, backrefs: dict, join_keys):
         return None
     try:
         return _PlanCompiler(rule, plan, backrefs, tuple(join_keys)).function()
-    except _Unsupported:
+    except Unsupported:
         return None
 
 
 class _PlanCompiler:
     def __init__(self, rule, plan, backrefs, join_keys):
-        from rulepass.engine.rewrite.match import Match, linked, operand_at, users_of  # late: match imports us
-
         self.rule, self.plan, self.backrefs, self.join_keys = rule, plan, backrefs, join_keys
         self.gen = ScopedGen()
         self.gen.globals.update(Operation=Operation, Value=Value, Match=Match, linked=linked,
@@ -155,7 +154,7 @@ class _PlanCompiler:
             parent_local = self.node_locals.get(parent)
             if parent_local is None or parent == node.index:
                 if parent == node.index:
-                    raise _Unsupported("a pattern reading its own result")
+                    raise Unsupported("a pattern reading its own result")
                 continue
             value = self.gen.temp()
             emit(depth, f"{value} = operand_at({parent_local}, {const(parent_node)}, {position})")

@@ -1,5 +1,5 @@
-"""Subcommands of ``rulepass`` beyond ``print`` and ``verify``: each registers its argparse
-sub-parser in :data:`REGISTRY` (name → ``register(subparsers)``)."""
+"""Subcommands of ``rulepass`` past ``print`` and ``verify``: each registers its argparse
+sub-parser in :data:`REGISTRY` (name → ``register(subparsers)``); ``main.build_parser`` adds them."""
 
 from __future__ import annotations
 
@@ -113,7 +113,7 @@ def _register_rewrite(sub) -> None:
 
 
 def _parse_params(items) -> dict:
-    from rulepass.cli import InputError
+    from rulepass.cli.inputs import InputError
 
     params = {}
     for item in items:
@@ -125,7 +125,7 @@ def _parse_params(items) -> dict:
 
 
 def _run_rewrite(args) -> int:
-    from rulepass.cli import InputError, load_program
+    from rulepass.cli.inputs import InputError, load_program
     from rulepass.engine.api import load_rules
     from rulepass.engine.pir.printer import print_program
     from rulepass.engine.rewrite.trace import write_trace
@@ -184,3 +184,23 @@ def _run_check(args) -> int:
     for line in report.lines():
         print(line)
     return 1 if report.failed else 0
+
+
+def cmd_print(args) -> int:
+    """``rulepass print PROGRAM``: the program in canonical form on stdout."""
+    from rulepass.cli.inputs import load_program
+    from rulepass.engine.pir.printer import print_program
+
+    sys.stdout.write(print_program(load_program(args.program)))
+    return 0
+
+
+def cmd_verify(args) -> int:
+    """``rulepass verify PROGRAM [--dense]``: warnings on stderr; errors exit 1."""
+    from rulepass.cli.inputs import load_program
+    from rulepass.engine.pir.verify import verify
+
+    program = load_program(args.program)
+    for w in verify(program, dense=args.dense):
+        print(f"{args.program}: {w}", file=sys.stderr)
+    return 0
