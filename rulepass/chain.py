@@ -12,6 +12,8 @@ A flat list of named steps (:data:`CHAIN`), in Paddle 3.3.1's order
                                                            engine/paddle/partition.py
     process_groups         every group lowering may use, numbered alike on every rank
                                                            engine/paddle/partition.py
+    lower_global_reshard   global <-> stage mesh, and cross-mesh placement changes split
+                                                           rules/global_reshard.rw
     lower_reshard          placement changes on one mesh   rules/reshard.rw
     lower_pipeline_reshard send/recv across stages         rules/pipeline_reshard.rw
     prune_other_ranks                                      rules/prune_other_ranks.rw
@@ -139,6 +141,7 @@ CHAIN = [
     Step("partition", rule_pass("partition")),
     Step("insert_reshards", _insert_reshards),
     Step("process_groups", _process_groups),
+    Step("lower_global_reshard", rule_pass("lower_global_reshard", rank=_rank)),
     Step("lower_reshard", rule_pass("lower_reshard", rank=_rank)),
     Step("lower_pipeline_reshard", rule_pass("lower_pipeline_reshard", rank=_rank)),
     Step("prune_other_ranks", rule_pass("prune_other_ranks", rank=_rank)),

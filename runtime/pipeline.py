@@ -66,6 +66,7 @@ from rulepass.engine.ir.core import Operation, Program
 from .collectives import Communicator
 from .comm_local import run_ranks
 from .executor import Executor
+from .global_jobs import order_global_collectives, stage_function
 from .schedules import Job, job_list
 from .trace import TraceEvent
 
@@ -278,6 +279,11 @@ class StageRunner:
             self.jobs = job_list(schedule, num_stages, stage, micro_batches, vpp)
         except ValueError as error:
             raise PipelineError(str(error)) from error
+        # collectives over several stages: one order on every rank (runtime/global_jobs.py)
+        self.job_ops, self.jobs = order_global_collectives(
+            executor.program, self.job_ops, self.jobs, micro_batches,
+            stage_function(executor.process_groups, num_stages, executor.rank),
+            executor.process_groups)
         scheduled = {job.type for job in self.jobs}
         skipped = {t: ops for t, ops in self.job_ops.items() if ops and t not in scheduled}
         if skipped:
