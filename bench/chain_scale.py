@@ -22,7 +22,7 @@ from rich.table import Table  # noqa: E402
 
 from rulepass.chain import compile_rank  # noqa: E402
 from rulepass.engine.api import load_rules  # noqa: E402
-from rulepass.engine.pir_parse import parse_program  # noqa: E402
+from rulepass.engine.pir.parse import parse_program  # noqa: E402
 
 PADDLE_PASSES = {"complete_chunk_id": 2.56, "grad_chunk": 0.13, "prune_other_ranks": 0.19,
                  "check_chunk_id": 0.07, "dist_to_dense": 0.026}

@@ -2,7 +2,7 @@
 as yardsticks.
 
 The workload (:func:`build_program`) is a tensor- and sequence-parallel training program for rank 0,
-built with ``engine/builder.py``: 40 ops per layer — two parameters, an rms_norm, a matmul into a
+built with ``engine/ir/builder.py``: 40 ops per layer — two parameters, an rms_norm, a matmul into a
 ``dist_op.dtensor_to_local`` .. ``dist_op.dtensor_from_local`` local region (gelu, scale), a row
 parallel matmul whose ``all_reduce`` is split along axis 0 with this rank's piece sliced out (the
 sequence-parallel shape ``sp_fusion`` turns into a ``reduce_scatter``), an all_gather, a residual
@@ -51,12 +51,12 @@ import time
 from pathlib import Path
 
 from rulepass.engine.api import load_rules_text
-from rulepass.engine.attributes import Symbol
-from rulepass.engine.builder import Builder, tensor
-from rulepass.engine.ir import Program
-from rulepass.engine.pir_parse import parse_program
-from rulepass.engine.printer import print_program
-from rulepass.engine.types import VectorType
+from rulepass.engine.ir.attributes import Symbol
+from rulepass.engine.ir.builder import Builder, tensor
+from rulepass.engine.ir.core import Program
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.printer import print_program
+from rulepass.engine.ir.types import VectorType
 
 #: Sequence length (split across the 2 tensor-parallel ranks) and hidden size of the workload.
 S, H = 8, 16

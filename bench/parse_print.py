@@ -89,9 +89,9 @@ def run(ops: int, lark_ops: int, repeat: int, source: Path) -> list[tuple]:
     """Time the three stages; rows of (stage, ops, CPU seconds, wall seconds, megabytes of
     text)."""
     sys.path.insert(0, str(ROOT))
-    from rulepass.engine.pir_lark import parse_program_lark, program_parser
-    from rulepass.engine.pir_parse import parse_program
-    from rulepass.engine.printer import print_program
+    from rulepass.engine.pir.lark_parser import parse_program_lark, program_parser
+    from rulepass.engine.pir.parse import parse_program
+    from rulepass.engine.pir.printer import print_program
 
     text, n = synthetic_program(source, ops)
     mb = len(text.encode()) / 1e6

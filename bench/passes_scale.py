@@ -37,8 +37,8 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from rulepass.engine.api import load_rules  # noqa: E402
-from rulepass.engine.pir_parse import parse_program  # noqa: E402
-from rulepass.engine.printer import print_program  # noqa: E402
+from rulepass.engine.pir.parse import parse_program  # noqa: E402
+from rulepass.engine.pir.printer import print_program  # noqa: E402
 
 CAPTURE_TOOL = HERE.parent / "tools" / "capture_paddle.py"
 

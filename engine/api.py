@@ -17,13 +17,13 @@ from pathlib import Path
 
 import attrs
 
-from . import rw_ast as A
-from .driver import Driver, run_pass
-from .errors import RuleCompileError
-from .ir import Program
-from .rw_check import check_value_type
-from .rw_compile import CompiledPass, Sources, build_rule_set, constant, load_modules
-from .rw_trace import Application, PassStats
+import rulepass.engine.lang.nodes as A
+from rulepass.engine.rewrite.driver import Driver, run_pass
+from rulepass.engine.errors import RuleCompileError
+from rulepass.engine.ir.core import Program
+from rulepass.engine.lang.check import check_value_type
+from rulepass.engine.rewrite.compiled import CompiledPass, Sources, build_rule_set, constant, load_modules
+from rulepass.engine.rewrite.trace import Application, PassStats
 
 
 @attrs.frozen
@@ -38,8 +38,8 @@ class RunResult:
 
 #: Modules registering the Python functions the installed rules call (`rw_functions.function`);
 #: imported before any rule file is loaded, since unknown functions are load-time errors.
-FUNCTION_MODULES = ("rulepass.engine.functions_paddle", "rulepass.engine.functions_dist",
-                    "rulepass.engine.functions_reshard")
+FUNCTION_MODULES = ("rulepass.engine.paddle.functions", "rulepass.engine.paddle.functions_dist",
+                    "rulepass.engine.paddle.functions_reshard")
 
 
 def import_function_modules() -> None:
@@ -227,7 +227,7 @@ def load_rules(paths, installed: bool = False) -> RuleSet:
 def load_rules_text(text: str, filename: str = "<rules>") -> RuleSet:
     """Load rules from text (tests and tools). `include`s are resolved against the current
     folder."""
-    from .rw_parse import parse_rules
+    from rulepass.engine.lang.parse import parse_rules
 
     import_function_modules()
     sources = Sources()

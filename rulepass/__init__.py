@@ -28,11 +28,11 @@ from rulepass.engine.errors import (  # noqa: E402
     RuntimeFailure,
     VerifyError,
 )
-from rulepass.engine.ir import Block, Operation, Program, Value  # noqa: E402
-from rulepass.engine.pir_parse import parse_program  # noqa: E402
-from rulepass.engine.printer import print_program  # noqa: E402
-from rulepass.engine.rw_functions import function  # noqa: E402
-from rulepass.engine.verify import verify  # noqa: E402
+from rulepass.engine.ir.core import Block, Operation, Program, Value  # noqa: E402
+from rulepass.engine.pir.parse import parse_program  # noqa: E402
+from rulepass.engine.pir.printer import print_program  # noqa: E402
+from rulepass.engine.rewrite.functions import function  # noqa: E402
+from rulepass.engine.pir.verify import verify  # noqa: E402
 
 __all__ = [
     "Block", "Operation", "ParseError", "Program", "RewriteError", "RuleCompileError",

@@ -4,14 +4,14 @@ A flat list of named steps (:data:`CHAIN`), in Paddle 3.3.1's order
 (``python/paddle/distributed/auto_parallel/static/engine.py`` → ``pir_pass.py``):
 
     complete_chunk_id      VPP only                        rules/complete_chunk_id.rw
-    append_backward        grad definitions                rules/grad.rw, engine/backward.py
+    append_backward        grad definitions                rules/grad.rw, engine/paddle/backward.py
     grad_chunk                                             rules/grad_chunk.rw
-    optimizer              sgd_ / adamw_, gradient merge   engine/optimizer.py
+    optimizer              sgd_ / adamw_, gradient merge   engine/paddle/optimizer.py
     partition              complete dist attributes        rules/partition.rw
     insert_reshards        a reshard before each reader needing another placement
-                                                           engine/partition.py
+                                                           engine/paddle/partition.py
     process_groups         every group lowering may use, numbered alike on every rank
-                                                           engine/partition.py
+                                                           engine/paddle/partition.py
     lower_reshard          placement changes on one mesh   rules/reshard.rw
     lower_pipeline_reshard send/recv across stages         rules/pipeline_reshard.rw
     prune_other_ranks                                      rules/prune_other_ranks.rw
@@ -35,12 +35,12 @@ from typing import Callable
 import attrs
 
 from rulepass.engine.api import RuleSet
-from rulepass.engine.backward import append_backward
-from rulepass.engine.ir import Program
-from rulepass.engine.optimizer import append_optimizer
-from rulepass.engine.partition import create_process_groups, insert_reshards
-from rulepass.engine.rw_grad import load_grad_definitions
-from rulepass.engine.verify import verify
+from rulepass.engine.paddle.backward import append_backward
+from rulepass.engine.ir.core import Program
+from rulepass.engine.paddle.optimizer import append_optimizer
+from rulepass.engine.paddle.partition import create_process_groups, insert_reshards
+from rulepass.engine.paddle.grad import load_grad_definitions
+from rulepass.engine.pir.verify import verify
 
 
 @attrs.define

@@ -70,7 +70,7 @@ class RuleTestItem(pytest.Item):
 
     def runtest(self):
         """Run the block; raise RuleFileError with the reason when it fails."""
-        from rulepass.engine.rw_tests import run_test
+        from rulepass.engine.rule_tests import run_test
 
         outcome = run_test(self.rule_set, self.test)
         if not outcome.passed:

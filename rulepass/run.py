@@ -22,9 +22,9 @@ import numpy as np
 from rulepass.chain import CompiledRank, compile_rank
 from rulepass.engine.api import load_rules
 from rulepass.engine.errors import RuntimeFailure
-from rulepass.engine.optimizer import optimizer_state_initial_values
-from rulepass.engine.pir_parse import parse_program
-from rulepass.engine.printer import print_program
+from rulepass.engine.paddle.optimizer import optimizer_state_initial_values
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.printer import print_program
 from rulepass.example import Example, ExampleError
 from rulepass.runtime.executor import persistable_data
 from rulepass.runtime.pipeline import RankProgram, mean_losses, run_rank

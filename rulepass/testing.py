@@ -12,8 +12,8 @@ Example (a property every pass should have: rewriting keeps the program printabl
 
     from hypothesis import given
     from rulepass.testing import programs
-    from rulepass.engine.printer import print_program
-    from rulepass.engine.pir_parse import parse_program
+    from rulepass.engine.pir.printer import print_program
+    from rulepass.engine.pir.parse import parse_program
 
     @given(programs(max_ops=10, dist=True))
     def test_round_trip(program):
@@ -32,9 +32,9 @@ from typing import Callable
 import attrs
 from hypothesis import strategies as st
 
-from rulepass.engine.attributes import Place, Symbol
-from rulepass.engine.ir import Block, Operation, Program, make_kwarg
-from rulepass.engine.types import (
+from rulepass.engine.ir.attributes import Place, Symbol
+from rulepass.engine.ir.core import Block, Operation, Program, make_kwarg
+from rulepass.engine.ir.types import (
     NULL_TYPE,
     REDUCE_TYPES,
     DenseTensorType,

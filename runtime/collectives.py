@@ -24,7 +24,7 @@ import zlib
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
-from ..engine.errors import RulepassError, RuntimeFailure
+from rulepass.engine.errors import RulepassError, RuntimeFailure
 
 __all__ = [
     "REDUCE_OPS",

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 
-from ..engine.ir import Operation
-from ..engine.types import DenseTensorType
+from rulepass.engine.ir.core import Operation
+from rulepass.engine.ir.types import DenseTensorType
 from .kernels.operands import dtype_from_name
 
 __all__ = ["REDUCE_TYPES", "COMMUNICATION_OPS", "default_p2p_key"]

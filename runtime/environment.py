@@ -1,6 +1,6 @@
 """The value environment of one execution: IR values -> arrays, freed after their last use.
 
-An :class:`Environment` maps each live :class:`~rulepass.engine.ir.Value` to a :class:`Cell`, a box
+An :class:`Environment` maps each live :class:`~rulepass.engine.ir.core.Value` to a :class:`Cell`, a box
 holding an array. Values that alias each other share one cell, so an in-place op (Paddle's
 ``pd_op.add_``, ``sgd_``, ...) that stores a new array into the cell of its first operand is seen by
 every later reader of the operand *and* of the op's result, as in Paddle, where both are the same

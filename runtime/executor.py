@@ -1,6 +1,6 @@
 """The per-rank executor: interprets one rank's dense Paddle program op by op.
 
-:class:`Executor` takes a dense :class:`~rulepass.engine.ir.Program` (every value a
+:class:`Executor` takes a dense :class:`~rulepass.engine.ir.core.Program` (every value a
 ``DenseTensorType``, as Paddle's ``dist2dense`` pass leaves it) and runs it on arrays of an array
 namespace ``xp`` (NumPy through ``array_api_compat`` by default, CuPy for the NCCL backend; the code
 path is the same). Before anything runs it checks that every op has a handler, so an unknown op is
@@ -69,10 +69,10 @@ from typing import Any
 
 import array_api_compat.numpy as compat_numpy
 
-from ..engine.attributes import to_python
-from ..engine.errors import RuntimeFailure, program_context
-from ..engine.ir import Operation, Program, Value
-from ..engine.types import DenseTensorType, NullType, VectorType
+from rulepass.engine.ir.attributes import to_python
+from rulepass.engine.errors import RuntimeFailure, program_context
+from rulepass.engine.ir.core import Operation, Program, Value
+from rulepass.engine.ir.types import DenseTensorType, NullType, VectorType
 from . import kernels as _kernels  # noqa: F401  (importing registers the kernels)
 from .collectives import CommAbortedError, Communicator
 from .comm_ops import COMMUNICATION_OPS, REDUCE_TYPES, default_p2p_key
@@ -315,7 +315,7 @@ class Executor:
         return None if index is None else index + 1
 
     def _error(self, cls, op: Operation | None, message: str):
-        from ..engine.printer import print_program
+        from rulepass.engine.pir.printer import print_program
 
         if op is None:
             return cls(message, rank=self.rank, file=self.source)

@@ -61,8 +61,8 @@ from typing import Any
 
 import attrs
 
-from ..engine.errors import RuntimeFailure
-from ..engine.ir import Operation, Program
+from rulepass.engine.errors import RuntimeFailure
+from rulepass.engine.ir.core import Operation, Program
 from .collectives import Communicator
 from .comm_local import run_ranks
 from .executor import Executor

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from ..engine.errors import RulepassError
+from rulepass.engine.errors import RulepassError
 
 __all__ = [
     "SCHEDULES",

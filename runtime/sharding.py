@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..engine.errors import RuntimeFailure
-from ..engine.ir import Program
-from ..engine.types import DistTensorType, shard_bounds
+from rulepass.engine.errors import RuntimeFailure
+from rulepass.engine.ir.core import Program
+from rulepass.engine.ir.types import DistTensorType, shard_bounds
 
 __all__ = ["ShardingError", "dist_types", "local_piece", "micro_batch", "rank_micro_batch", "shard_parameters"]
 

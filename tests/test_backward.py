@@ -5,13 +5,13 @@ from pathlib import Path
 
 import pytest
 
-from rulepass.engine.backward import append_backward
+from rulepass.engine.paddle.backward import append_backward
 from rulepass.engine.errors import RewriteError, RuleCompileError
-from rulepass.engine.pir_parse import parse_program
-from rulepass.engine.printer import print_program
-from rulepass.engine.rw_grad import grad_definitions, load_grad_definitions
-from rulepass.engine.rw_parse import parse_rules
-from rulepass.engine.verify import verify
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.printer import print_program
+from rulepass.engine.paddle.grad import grad_definitions, load_grad_definitions
+from rulepass.engine.lang.parse import parse_rules
+from rulepass.engine.pir.verify import verify
 
 CORPUS = Path(__file__).parent / "data" / "paddle"
 PIPELINE_CONFIGS = ["pp2_fthenb", "pp2_1f1b", "pp2_vpp2", "pp2_vpp2_localmap"]
@@ -118,7 +118,7 @@ def test_a_nested_pattern_in_a_grad_head_is_refused_at_load():
 
 def test_a_failing_registered_function_is_a_rewrite_error_naming_it():
     from rulepass.engine.api import load_rules_text
-    from rulepass.engine.rw_functions import function, unregister
+    from rulepass.engine.rewrite.functions import function, unregister
 
     @function("explodes")
     def explodes(program, op):

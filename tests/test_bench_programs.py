@@ -10,8 +10,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from mlp_program import pipeline_mlp  # noqa: E402
 
-from rulepass.engine.pir_parse import parse_program  # noqa: E402
-from rulepass.engine.verify import verify  # noqa: E402
+from rulepass.engine.pir.parse import parse_program  # noqa: E402
+from rulepass.engine.pir.verify import verify  # noqa: E402
 
 
 def test_four_layers_are_byte_identical_to_paddles_capture():

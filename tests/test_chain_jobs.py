@@ -13,8 +13,8 @@ import pytest
 
 from rulepass.chain import compile_rank
 from rulepass.engine.api import load_rules
-from rulepass.engine.pir_parse import parse_program
-from rulepass.engine.verify import verify
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.verify import verify
 from rulepass.example import load_example
 from rulepass.runtime.pipeline import split_jobs
 

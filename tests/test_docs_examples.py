@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from rulepass.engine.rw_parse import parse_rules
+from rulepass.engine.lang.parse import parse_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "rule-language.md"
@@ -70,7 +70,7 @@ def test_rw_blocks_are_copied_from_the_example_files():
 
 
 def test_python_blocks_run(monkeypatch):
-    from rulepass.engine.rw_functions import REGISTRY, unregister
+    from rulepass.engine.rewrite.functions import REGISTRY, unregister
 
     monkeypatch.chdir(ROOT)
     before = set(REGISTRY)
@@ -84,7 +84,7 @@ def test_python_blocks_run(monkeypatch):
 
 
 def test_grad_example_compiles():
-    from rulepass.engine.rw_grad import load_grad_definitions
+    from rulepass.engine.paddle.grad import load_grad_definitions
 
     definitions = load_grad_definitions([EXAMPLES / "grad_square.rw"])
     names = sorted(name for d in definitions for name in d.op_names)
@@ -93,8 +93,8 @@ def test_grad_example_compiles():
 
 def test_every_function_is_documented():
     from rulepass.engine.api import import_function_modules
-    from rulepass.engine.exprs import BUILTINS
-    from rulepass.engine.rw_functions import BUILTIN_ARITY, REGISTRY
+    from rulepass.engine.rewrite.exprs import BUILTINS
+    from rulepass.engine.rewrite.functions import BUILTIN_ARITY, REGISTRY
 
     import_function_modules()
     text = DOC.read_text()

@@ -2,7 +2,7 @@
 
 - Differential: every rule expression the engine evaluates while running the rule files' test
   blocks, the captured Paddle programs and the whole chain on a small pipeline MLP is evaluated
-  by both the compiled closure (`engine/expr_compile.py`) and the tree-walking `exprs.evaluate`;
+  by both the compiled closure (`engine/rewrite/codegen/exprs.py`) and the tree-walking `exprs.evaluate`;
   the values (or the errors, with their spans) must be the same.
 - `equal` / `contains` fast paths for ints and strings agree with the general rules.
 - Prepared registered functions (`prepare=`) and constant-argument calls need no program copy.
@@ -15,18 +15,22 @@ from pathlib import Path
 
 import pytest
 
-from rulepass.engine import actions, expr_compile, match
-from rulepass.engine import rw_ast as A
+import rulepass.engine.rewrite.actions as actions
+
+import rulepass.engine.rewrite.codegen.exprs as expr_compile
+
+import rulepass.engine.rewrite.match as match
+import rulepass.engine.lang.nodes as A
 from rulepass.engine.api import load_rules, load_rules_text
-from rulepass.engine.attributes import Symbol
+from rulepass.engine.ir.attributes import Symbol
 from rulepass.engine.errors import RulepassError
-from rulepass.engine.exprs import ABSENT, Context, EvalError, contains, equal, evaluate
-from rulepass.engine.ir import Operation, Value
-from rulepass.engine.pir_parse import parse_program
-from rulepass.engine.printer import print_program
-from rulepass.engine.rw_check import children
-from rulepass.engine.rw_functions import REGISTRY, function, unregister
-from rulepass.engine.rw_tests import run_tests
+from rulepass.engine.rewrite.exprs import ABSENT, Context, EvalError, contains, equal, evaluate
+from rulepass.engine.ir.core import Operation, Value
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.printer import print_program
+from rulepass.engine.lang.check import children
+from rulepass.engine.rewrite.functions import REGISTRY, function, unregister
+from rulepass.engine.rule_tests import run_tests
 
 ROOT = Path(__file__).parent.parent
 RULE_FILES = sorted((ROOT / "rules").glob("*.rw"))
@@ -169,7 +173,7 @@ def lit(value):
     A.Subscript(A.Var("n", SPAN), lit(0), SPAN),
 ])
 def test_compiled_matches_evaluate_on_edge_cases(expr):
-    from rulepass.engine.types import ProcessMesh
+    from rulepass.engine.ir.types import ProcessMesh
 
     env = {"s": Symbol("x"), "n": 1, "t": True, "m": ProcessMesh((2,), (0, 1))}
     ctx = Context(parse_program("{\n}"), {})
@@ -266,7 +270,7 @@ pass grow {
 def test_constant_calls_need_no_copy(monkeypatch):
     """A pass whose non-live calls all have constant arguments answers them before its first
     change and copies nothing; the answer is the program as the pass found it."""
-    from rulepass.engine import rw_functions
+    import rulepass.engine.rewrite.functions as rw_functions
 
     snapshots = []
     monkeypatch.setattr(rw_functions.FunctionCalls, "snapshot",
@@ -305,7 +309,7 @@ pass erase_relu_count {
 
 def test_index_lists_follow_changes():
     """The index hands out sorted lists it keeps; filing or unfiling an op renews them."""
-    from rulepass.engine.rw_index import ProgramIndex
+    from rulepass.engine.rewrite.index import ProgramIndex
 
     program = parse_program(PROGRAM)
     index = ProgramIndex(program, set())
@@ -326,9 +330,9 @@ def test_index_lists_follow_changes():
 
 
 def test_local_type_memo_gives_what_local_type_gives():
-    from rulepass.engine.exprs import BUILTINS
-    from rulepass.engine.pir_parse import parse_type
-    from rulepass.engine.types import DenseTensorType, VectorType, local_type
+    from rulepass.engine.rewrite.exprs import BUILTINS
+    from rulepass.engine.pir.parse import parse_type
+    from rulepass.engine.ir.types import DenseTensorType, VectorType, local_type
 
     dist = parse_type("pd_dist.tensor<4x8xf32, mesh_shape:[2],process_ids:[0,1],"
                       "dims_mappings:[0,-1]>")

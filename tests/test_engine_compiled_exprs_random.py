@@ -15,11 +15,11 @@ import itertools
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulepass.engine import expr_compile
-from rulepass.engine import rw_ast as A
-from rulepass.engine.attributes import Place, Symbol
-from rulepass.engine.exprs import ABSENT, Context, EvalError, evaluate
-from rulepass.engine.pir_parse import parse_program
+import rulepass.engine.rewrite.codegen.exprs as expr_compile
+import rulepass.engine.lang.nodes as A
+from rulepass.engine.ir.attributes import Place, Symbol
+from rulepass.engine.rewrite.exprs import ABSENT, Context, EvalError, evaluate
+from rulepass.engine.pir.parse import parse_program
 from test_engine_compiled_exprs import same  # tests/ is on sys.path under pytest
 
 DIST = ("pd_dist.tensor<4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1], "

@@ -1,7 +1,7 @@
 """The compiled matcher tests and rewrite blocks do what the reference walk does.
 
 `match.COMPILED` (one generated function per plan step) and `actions.COMPILED` (one generated
-function per rewrite block, `engine/actions_compile.py`) are switched off and on; on the rule
+function per rewrite block, `engine/rewrite/codegen/actions.py`) are switched off and on; on the rule
 files' test blocks, on every captured Paddle pair and on random rule sets over random programs,
 both must give the same program text, the same trace, and the same error (message and place).
 """
@@ -14,12 +14,14 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from rulepass.engine import actions, match
+import rulepass.engine.rewrite.actions as actions
+
+import rulepass.engine.rewrite.match as match
 from rulepass.engine.api import load_rules, load_rules_text
 from rulepass.engine.errors import RulepassError
-from rulepass.engine.pir_parse import parse_program
-from rulepass.engine.printer import print_program
-from rulepass.engine.rw_tests import run_tests
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.printer import print_program
+from rulepass.engine.rule_tests import run_tests
 from rulepass.testing import programs, rule_sets
 
 ROOT = Path(__file__).parent.parent
@@ -49,7 +51,7 @@ def outcome(rules, name: str, text: str, **params):
 def test_rule_test_blocks_agree(monkeypatch):
     """Each test block's run: the same program, trace and error text (which the blocks'
     `expect error` only checks a part of)."""
-    from rulepass.engine.rw_compile import constant
+    from rulepass.engine.rewrite.compiled import constant
 
     rules = load_rules(RULE_FILES)
 
@@ -125,14 +127,14 @@ def test_an_expression_python_cannot_compile_falls_back_to_the_walk(monkeypatch)
     """80 nested producer() calls are within the language's depth limit, but their Python
     translation nests deeper than Python's parser allows (200 parentheses): the engine evaluates
     them by the walk instead."""
-    from rulepass.engine import expr_compile
+    import rulepass.engine.rewrite.codegen.exprs as expr_compile
 
     chain = "producer(" * 80 + "o" + ")" * 80
     rules = load_rules_text(
         f"pass p sweep {{ rule r {{ match {{ o = pd_op.relu }} where not has(o.seen) "
         f"and opname({chain}) == \"pd_op.relu\" rewrite {{ set o.seen = 1 }} }} }}\n", "p.rw")
     term = rules.find_pass("p").rules[0].decl.where.right
-    with pytest.raises(expr_compile._Unsupported):
+    with pytest.raises(expr_compile.Unsupported):
         gen = expr_compile.SourceGen()
         gen.function(f"def f(env, ctx):\n    return {gen.expr(term, {})}\n", "f")
     reference, fast = both_ways(monkeypatch, lambda: outcome(rules, "p", DEEP_PROGRAM))

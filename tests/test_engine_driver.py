@@ -11,9 +11,9 @@ import pytest
 
 from rulepass.engine.api import load_rules_text
 from rulepass.engine.errors import RewriteError, RuleCompileError
-from rulepass.engine.pir_parse import parse_program
-from rulepass.engine.printer import print_program
-from rulepass.engine.rw_functions import function, unregister
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.printer import print_program
+from rulepass.engine.rewrite.functions import function, unregister
 
 T = "tensor<4xf32>"
 

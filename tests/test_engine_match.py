@@ -8,11 +8,11 @@ import textwrap
 import pytest
 
 from rulepass.engine.api import load_rules_text
-from rulepass.engine.exprs import ABSENT, Context, evaluate
-from rulepass.engine.pir_parse import parse_program
-from rulepass.engine.printer import print_program
-from rulepass.engine.rw_ast import PassDecl
-from rulepass.engine.rw_parse import parse_rules
+from rulepass.engine.rewrite.exprs import ABSENT, Context, evaluate
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.printer import print_program
+from rulepass.engine.lang.nodes import PassDecl
+from rulepass.engine.lang.parse import parse_rules
 
 T = "tensor<4xf32>"
 

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulepass.engine.api import load_rules_text
-from rulepass.engine.builder import Builder, tensor
-from rulepass.engine.pir_parse import parse_program
-from rulepass.engine.printer import print_program
-from rulepass.engine.verify import verify
+from rulepass.engine.ir.builder import Builder, tensor
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.printer import print_program
+from rulepass.engine.pir.verify import verify
 
 RULES = load_rules_text(textwrap.dedent("""
 pass simplify {

@@ -6,8 +6,8 @@ from hypothesis import HealthCheck, given, settings
 
 from rulepass.engine.api import load_rules_text
 from rulepass.engine.errors import RulepassError
-from rulepass.engine.printer import print_program
-from rulepass.engine.verify import verify
+from rulepass.engine.pir.printer import print_program
+from rulepass.engine.pir.verify import verify
 from rulepass.testing import programs, rule_sets
 
 
@@ -31,7 +31,7 @@ def test_random_passes_succeed_cleanly_or_fail_cleanly(program, text):
 def test_a_pass_that_erases_the_last_op_ends_cleanly():
     # Found by the property test: the round confirming the fixpoint was empty and the driver
     # popped from an empty worklist.
-    from rulepass.engine.pir_parse import parse_program
+    from rulepass.engine.pir.parse import parse_program
 
     program = parse_program("{\n    ^kw:\n        %kwarg_x {persistable:true}\n"
                             '    (%0) = "pd_op.relu" (%kwarg_x) {} : (tensor<4xf32>) -> '

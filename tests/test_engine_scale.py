@@ -10,9 +10,9 @@ import time
 import pytest
 
 from rulepass.engine.api import load_rules_text
-from rulepass.engine.builder import Builder, tensor
-from rulepass.engine.ir import Block, Operation
-from rulepass.engine.printer import print_program
+from rulepass.engine.ir.builder import Builder, tensor
+from rulepass.engine.ir.core import Block, Operation
+from rulepass.engine.pir.printer import print_program
 
 RULES = textwrap.dedent("""
 pass fold {

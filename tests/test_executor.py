@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rulepass.engine.pir_parse import parse_program
+from rulepass.engine.pir.parse import parse_program
 from rulepass.runtime.comm_local import run_ranks
 from rulepass.runtime.executor import (
     REDUCE_TYPES,
@@ -16,7 +16,7 @@ from rulepass.runtime.executor import (
     UnsupportedOpError,
     op_lines,
 )
-from rulepass.engine.printer import print_program
+from rulepass.engine.pir.printer import print_program
 
 DATA = '{{dtype:float32,name:"{name}",op_role:0,place:Place(undefined:0),shape:[{shape}],stop_gradient:[true]}}'
 

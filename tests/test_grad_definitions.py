@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulepass.engine.attributes import Place, Symbol
-from rulepass.engine.backward import append_backward
-from rulepass.engine.builder import Builder, tensor
-from rulepass.engine.rw_grad import load_grad_definitions
+from rulepass.engine.ir.attributes import Place, Symbol
+from rulepass.engine.paddle.backward import append_backward
+from rulepass.engine.ir.builder import Builder, tensor
+from rulepass.engine.paddle.grad import load_grad_definitions
 from rulepass.runtime.executor import Executor
 
 F64 = "float64"

@@ -2,12 +2,12 @@
 
 import pytest
 
-from rulepass.engine.attributes import Symbol, format_float
-from rulepass.engine.builder import Builder, dist_tensor, tensor
-from rulepass.engine.ir import Operation, Program
-from rulepass.engine.pir_parse import parse_program
-from rulepass.engine.printer import print_program
-from rulepass.engine.types import (
+from rulepass.engine.ir.attributes import Symbol, format_float
+from rulepass.engine.ir.builder import Builder, dist_tensor, tensor
+from rulepass.engine.ir.core import Operation, Program
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.printer import print_program
+from rulepass.engine.ir.types import (
     DistTensorType,
     Partial,
     ProcessMesh,
@@ -189,7 +189,7 @@ def test_deep_nesting_prints_without_recursion():
     for _ in range(3000):
         op = Operation.create("pd_op.if", [], [])
         block.append(op)
-        from rulepass.engine.ir import Block
+        from rulepass.engine.ir.core import Block
         inner = Block()
         op.add_region(inner)
         block = inner

@@ -4,12 +4,12 @@ from pathlib import Path
 
 import pytest
 
-from rulepass.engine.backward import append_backward
-from rulepass.engine.optimizer import append_optimizer, optimizer_state_initial_values
-from rulepass.engine.pir_parse import parse_program
-from rulepass.engine.printer import print_program
-from rulepass.engine.rw_grad import load_grad_definitions
-from rulepass.engine.verify import verify
+from rulepass.engine.paddle.backward import append_backward
+from rulepass.engine.paddle.optimizer import append_optimizer, optimizer_state_initial_values
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.printer import print_program
+from rulepass.engine.paddle.grad import load_grad_definitions
+from rulepass.engine.pir.verify import verify
 
 CORPUS = Path(__file__).parent / "data" / "paddle"
 

@@ -21,8 +21,8 @@ import pytest
 
 from rulepass.engine.api import load_rules
 from rulepass.engine.errors import RewriteError
-from rulepass.engine.pir_parse import parse_program
-from rulepass.engine.printer import print_program
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.printer import print_program
 from test_passes_vpp_layout import chain_program  # pytest puts tests/ on sys.path
 
 from pathlib import Path

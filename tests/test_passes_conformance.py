@@ -22,8 +22,8 @@ DATA = Path(__file__).parent / "data" / "paddle"
 RULES = Path(__file__).parent.parent / "rules"  # paddle.rw includes every pass tested here
 
 from rulepass.engine.api import load_rules
-from rulepass.engine.pir_parse import parse_program
-from rulepass.engine.printer import print_program
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.printer import print_program
 
 #: pass -> (stage before it, stage after it), as tools/capture_paddle.py names the files.
 PAIRS = {

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from rulepass.engine.api import load_rules
 from rulepass.engine.errors import RulepassError
-from rulepass.engine.pir_parse import parse_program
-from rulepass.engine.printer import print_program
-from rulepass.engine.types import is_dist
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.printer import print_program
+from rulepass.engine.ir.types import is_dist
 from rulepass.testing import programs
 
 RULES = load_rules([Path(__file__).parent.parent / "rules" / "paddle.rw"])

@@ -1,4 +1,4 @@
-"""The VPP layer layout of complete_chunk_id (engine/functions_paddle.py), tested on its own.
+"""The VPP layer layout of complete_chunk_id (engine/paddle/functions.py), tested on its own.
 
 Cases from issue 4: 10 layers on pp4 with stages holding [3, 3, 2, 2] layers and vpp 2; 6 layers
 (3 + 3) on pp2 vpp2; a stage with fewer layers than vpp is an error. Plus the captured VPP
@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from rulepass.engine.functions_paddle import (
+from rulepass.engine.paddle.functions import (
     VppLayoutError,
     deal_layers,
     segment_of,
     stage_meshes,
     vpp_layout,
 )
-from rulepass.engine.ir import Operation
-from rulepass.engine.pir_parse import parse_program
+from rulepass.engine.ir.core import Operation
+from rulepass.engine.pir.parse import parse_program
 
 DATA = Path(__file__).parent / "data" / "paddle"
 

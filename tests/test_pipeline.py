@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rulepass.engine.pir_parse import parse_program
+from rulepass.engine.pir.parse import parse_program
 from rulepass.runtime.executor import Executor
 from rulepass.runtime.pipeline import (
     PipelineError,

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rulepass.engine.pir_parse import parse_program
+from rulepass.engine.pir.parse import parse_program
 from rulepass.runtime.pipeline import RankProgram, split_jobs, train
 from rulepass.runtime.schedules import Job, job_list
 from rulepass.runtime.sharding import dist_types, local_piece, rank_micro_batch, shard_parameters

@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from rulepass.engine.errors import ParseError
-from rulepass.engine.pir_lark import parse_program_lark
-from rulepass.engine.pir_parse import parse_program
+from rulepass.engine.pir.lark_parser import parse_program_lark
+from rulepass.engine.pir.parse import parse_program
 
 DIST = ("pd_dist.tensor<4x8xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1], "
         "placements:[Shard(dim=0)]>")

@@ -4,10 +4,10 @@ program that prints the same, with either parser, and the generators only build 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulepass.engine.pir_lark import parse_program_lark
-from rulepass.engine.pir_parse import _ProgramParser, parse_program
-from rulepass.engine.printer import print_program
-from rulepass.engine.types import DenseTensorType, DistTensorType, VectorType
+from rulepass.engine.pir.lark_parser import parse_program_lark
+from rulepass.engine.pir.parse import ProgramParser, parse_program
+from rulepass.engine.pir.printer import print_program
+from rulepass.engine.ir.types import DenseTensorType, DistTensorType, VectorType
 from rulepass.testing import dist_attrs, meshes, programs, types
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -19,7 +19,7 @@ def test_parse_of_print_prints_the_same(program):
     text = print_program(program)
     assert print_program(parse_program(text)) == text
     # The fast scanner must accept everything the printer writes, without the grammar's help.
-    assert print_program(_ProgramParser(text, None).parse()) == text
+    assert print_program(ProgramParser(text, None).parse()) == text
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

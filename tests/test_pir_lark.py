@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from rulepass.engine.pir_lark import parse_program_lark, program_parser
-from rulepass.engine.pir_parse import _ProgramParser, parse_program
-from rulepass.engine.printer import print_program
-from rulepass.engine.types import ELEMENT_TYPES, DenseTensorType, Partial, Shard
+from rulepass.engine.pir.lark_parser import parse_program_lark, program_parser
+from rulepass.engine.pir.parse import ProgramParser, parse_program
+from rulepass.engine.pir.printer import print_program
+from rulepass.engine.ir.types import ELEMENT_TYPES, DenseTensorType, Partial, Shard
 
 CORPUS = Path(__file__).parent / "data" / "paddle"
 
@@ -29,7 +29,7 @@ def distinct_corpus_files() -> list[Path]:
 
 def fast_only(text):
     """The fast scanner alone, without its fallback to the grammar."""
-    return _ProgramParser(text, None).parse()
+    return ProgramParser(text, None).parse()
 
 
 @pytest.mark.parametrize("path", distinct_corpus_files(), ids=lambda p: str(p.relative_to(CORPUS)))

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from rulepass.engine.pir_parse import parse_program
-from rulepass.engine.printer import print_program
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.printer import print_program
 
 CORPUS = Path(__file__).parent / "data" / "paddle"
 

@@ -17,12 +17,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulepass.engine.api import load_rules
-from rulepass.engine.attributes import Place, Symbol
+from rulepass.engine.ir.attributes import Place, Symbol
 from rulepass.engine.errors import RulepassError
-from rulepass.engine.functions_reshard import gathered, mesh_group, shard_sizes, slice_groups
-from rulepass.engine.ir import Operation, Program
-from rulepass.engine.printer import print_program
-from rulepass.engine.types import (
+from rulepass.engine.paddle.functions_reshard import gathered, mesh_group, shard_sizes, slice_groups
+from rulepass.engine.ir.core import Operation, Program
+from rulepass.engine.pir.printer import print_program
+from rulepass.engine.ir.types import (
     DistTensorType,
     OperationDistAttr,
     Partial,
@@ -32,7 +32,7 @@ from rulepass.engine.types import (
     TensorDistAttr,
     shard_bounds,
 )
-from rulepass.engine.verify import verify
+from rulepass.engine.pir.verify import verify
 from rulepass.runtime.comm_local import run_ranks
 from rulepass.runtime.executor import Executor
 

@@ -8,8 +8,8 @@ import sys
 import textwrap
 
 from rulepass.engine.api import load_rules_text
-from rulepass.engine.rw_lint import lint
-from rulepass.engine.rw_tests import check
+from rulepass.engine.lang.lint import lint
+from rulepass.engine.rule_tests import check
 
 PROGRAM = '''
     {

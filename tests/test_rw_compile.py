@@ -8,9 +8,9 @@ import pytest
 
 from rulepass.engine.api import load_rules, load_rules_text
 from rulepass.engine.errors import RuleCompileError
-from rulepass.engine.pir_parse import parse_program
-from rulepass.engine.printer import print_program
-from rulepass.engine.rw_functions import function, unregister
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.printer import print_program
+from rulepass.engine.rewrite.functions import function, unregister
 
 OK_RULE = "rule r {{ match {{ o = pd_op.scale(x) {{scale: s}} }} {where} rewrite {{ {rewrite} }} }}"
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulepass.engine import rw_ast as A
+import rulepass.engine.lang.nodes as A
 from rulepass.engine.errors import RulepassError, RuleSyntaxError
-from rulepass.engine.rw_parse import parse_rules
+from rulepass.engine.lang.parse import parse_rules
 
 SPEC_EXAMPLE = '''
 # rules/sp_fusion.rw — all_reduce(sum) + split + slice(own piece) -> reduce_scatter.

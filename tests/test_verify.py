@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from rulepass.engine.errors import VerifyError
-from rulepass.engine.ir import Operation
-from rulepass.engine.pir_parse import parse_program
-from rulepass.engine.verify import verify
+from rulepass.engine.ir.core import Operation
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.verify import verify
 
 CORPUS = Path(__file__).parent / "data" / "paddle"
 DENSE_STAGES = ("after_dist2dense", "remove_unuseful_comm", "dense_final")

@@ -1,0 +1,592 @@
+"""The in-memory IR: :class:`Program`, :class:`Block`, :class:`Operation`, :class:`Value`.
+
+Modelled on Paddle's PIR (``paddle/pir/include/core/``): an op has a name (``"pd_op.matmul"``),
+operands (values, or ``None`` for ``<<NULL VALUE>>``), results, attributes, an optional
+:class:`~rulepass.engine.ir.types.OperationDistAttr` and regions (one block each, as ``pd_op.if``
+and ``pd_op.pylayer`` use them). Values carry a type, the op and index that define them, and an
+exact use list.
+
+Every mutation goes through the small API below (``Block.insert_before``, ``Block.append``,
+``Operation.erase``, ``Operation.set_operand``, ``Value.replace_all_uses_with``,
+``Operation.set_attr`` / ``unset_attr``, ``Operation.set_dist_attr``, ``Value.set_type``) so that
+:meth:`Program.transaction` can undo a failed pass exactly.
+
+Ops of a block form a doubly linked list with integer order keys, so "is a before b" is O(1) and
+inserting or erasing is O(1) amortised (keys are renumbered when a gap closes).
+Value names (``%3``) are not stored: the printer assigns them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Iterator
+
+from rulepass.engine.ir.types import NULL_TYPE, OperationDistAttr
+
+#: "No attribute" (distinct from any value an attribute may hold).
+_MISSING = object()
+
+_GAP = 1 << 20
+
+
+class Use:
+    """One use of a value: operand ``index`` of ``op``."""
+
+    __slots__ = ("op", "index")
+
+    def __init__(self, op: "Operation", index: int):
+        self.op = op
+        self.index = index
+
+    def __repr__(self) -> str:
+        return f"Use({self.op.name}, {self.index})"
+
+
+class Value:
+    """An SSA value: a result of an op, a block argument or a program kwarg.
+
+    ``type`` is an IR type; ``owner`` the defining op (``None`` for kwargs and block arguments);
+    ``index`` the result index; ``uses`` the exact list of operand slots reading it, in the order
+    they were made. ``kwarg_name``/``kwarg_attrs`` hold a kwarg's name and its attribute list.
+    """
+
+    __slots__ = ("type", "owner", "index", "_uses", "kwarg_name", "kwarg_attrs", "_kw_program",
+                 "__weakref__")
+
+    def __init__(self, type, owner=None, index: int = 0):
+        self.type = type
+        self.owner = owner
+        self.index = index
+        self._uses: dict[Use, None] = {}
+        self.kwarg_name: str | None = None
+        self.kwarg_attrs: list[tuple[str, object]] | None = None
+        self._kw_program: Program | None = None
+
+    @property
+    def uses(self) -> list[Use]:
+        """Operand slots reading this value."""
+        return list(self._uses)
+
+    @property
+    def num_uses(self) -> int:
+        """How many operand slots read this value."""
+        return len(self._uses)
+
+    def users(self) -> list["Operation"]:
+        """Ops reading this value, each once, in program order."""
+        if len(self._uses) == 1:
+            for use in self._uses:
+                return [use.op]
+        seen = {}
+        for u in self._uses:
+            seen[id(u.op)] = u.op
+        return sorted(seen.values(), key=lambda o: o.position_key())
+
+    def replace_all_uses_with(self, new: "Value | None") -> None:
+        """Make every reader of this value read ``new`` instead."""
+        if new is self:
+            return
+        for use in list(self._uses):
+            use.op.set_operand(use.index, new)
+
+    def set_type(self, t) -> None:
+        """Change this value's type (``retype``); journaled."""
+        old = self.type
+        if old is t or old == t:
+            return
+        self.type = t
+        prog = self._program()
+        if prog is not None:
+            prog._record(lambda: setattr(self, "type", old))
+
+    def _program(self) -> "Program | None":
+        if self.owner is not None:
+            b = self.owner.block
+            if b is None:
+                return None
+            return b._program if b._program is not None else b.program  # top block: direct
+        return self._kw_program
+
+    def __repr__(self) -> str:
+        if self.owner is None:
+            return f"<Value kwarg {self.kwarg_name}>"
+        return f"<Value {self.owner.name}#{self.index}>"
+
+
+class Operation:
+    """One op: ``name``, operands, results, ``attributes`` (dict, printed sorted by key),
+    ``dist_attr`` (printed as the ``op_dist_attr`` attribute) and ``regions`` (list of blocks).
+
+    Create with :meth:`create`; insert with :meth:`Block.insert_before` or :meth:`Block.append`.
+    """
+
+    __slots__ = (
+        "name", "_operands", "_operand_uses", "results", "attributes", "dist_attr", "regions",
+        "block", "_prev", "_next", "_order", "__weakref__",
+    )
+
+    def __init__(self, name: str):
+        self.name = name
+        self._operands: list[Value | None] = []
+        self._operand_uses: list[Use | None] = []
+        self.results: list[Value] = []
+        self.attributes: dict[str, object] = {}
+        self.dist_attr: OperationDistAttr | None = None
+        self.regions: list[Block] = []
+        self.block: Block | None = None
+        self._prev: Operation | None = None
+        self._next: Operation | None = None
+        self._order = 0
+
+    @classmethod
+    def create(cls, name, operands=(), result_types=(), attributes=None, dist_attr=None,
+               regions=()) -> "Operation":
+        """A detached op reading ``operands`` (values or ``None``) with one result per type."""
+        op = cls(name)
+        for v in operands:
+            op._append_operand(v)
+        op.results = [Value(t, op, i) for i, t in enumerate(result_types)]
+        op.attributes = dict(attributes or {})
+        op.dist_attr = dist_attr
+        for r in regions:
+            op.add_region(r)
+        return op
+
+    # -- operands -------------------------------------------------------------------------
+    @property
+    def operands(self) -> list[Value | None]:
+        """The operand values (a copy; ``None`` is a null value)."""
+        return list(self._operands)
+
+    @property
+    def num_operands(self) -> int:
+        return len(self._operands)
+
+    def operand(self, i: int) -> Value | None:
+        """Operand ``i``."""
+        return self._operands[i]
+
+    @property
+    def result(self) -> Value:
+        """The only result; ``ValueError`` when the op has not exactly one."""
+        if len(self.results) != 1:
+            raise ValueError(f"{self.name} has {len(self.results)} results, not one")
+        return self.results[0]
+
+    def _append_operand(self, v: Value | None) -> None:
+        i = len(self._operands)
+        self._operands.append(v)
+        if v is None:
+            self._operand_uses.append(None)
+        else:
+            use = Use(self, i)
+            v._uses[use] = None
+            self._operand_uses.append(use)
+
+    def set_operand(self, i: int, v: Value | None) -> None:
+        """Make operand ``i`` read ``v``; use lists stay exact; journaled."""
+        old = self._operands[i]
+        if old is v:
+            return
+        self._set_operand_raw(i, v)
+        prog = self.program
+        if prog is not None:
+            prog._record(lambda: self._set_operand_raw(i, old))
+
+    def _set_operand_raw(self, i: int, v: Value | None) -> None:
+        old_use = self._operand_uses[i]
+        if old_use is not None:
+            del self._operands[i]._uses[old_use]
+        self._operands[i] = v
+        if v is None:
+            self._operand_uses[i] = None
+        else:
+            use = Use(self, i)
+            v._uses[use] = None
+            self._operand_uses[i] = use
+
+    def _drop_operand_uses(self) -> None:
+        for i, use in enumerate(self._operand_uses):
+            if use is not None:
+                del self._operands[i]._uses[use]
+                self._operand_uses[i] = None
+
+    def _restore_operand_uses(self) -> None:
+        for i, v in enumerate(self._operands):
+            if v is not None and self._operand_uses[i] is None:
+                use = Use(self, i)
+                v._uses[use] = None
+                self._operand_uses[i] = use
+
+    # -- attributes -----------------------------------------------------------------------
+    def attr(self, key: str, default=None):
+        """Attribute ``key``, or ``default``."""
+        return self.attributes.get(key, default)
+
+    def set_attr(self, key: str, value) -> None:
+        """Set attribute ``key`` (``op_dist_attr`` is :meth:`set_dist_attr`); journaled."""
+        old = self.attributes.get(key, _MISSING)
+        if old is not _MISSING and old == value and type(old) is type(value):
+            return
+        self.attributes[key] = value
+        prog = self.program
+        if prog is not None:
+            if old is _MISSING:
+                prog._record(lambda: self.attributes.pop(key, None))
+            else:
+                prog._record(lambda: self.attributes.__setitem__(key, old))
+
+    def unset_attr(self, key: str) -> None:
+        """Remove attribute ``key`` if present; journaled."""
+        if key not in self.attributes:
+            return
+        old = self.attributes.pop(key)
+        prog = self.program
+        if prog is not None:
+            prog._record(lambda: self.attributes.__setitem__(key, old))
+
+    def set_dist_attr(self, dist_attr: OperationDistAttr | None) -> None:
+        """Replace the op dist attribute (``None`` removes it); journaled."""
+        old = self.dist_attr
+        if old == dist_attr:
+            return
+        self.dist_attr = dist_attr
+        prog = self.program
+        if prog is not None:
+            prog._record(lambda: setattr(self, "dist_attr", old))
+
+    @property
+    def op_role(self) -> int:
+        """``op_role`` attribute (0 forward, 1 backward, 2 optimize, ...), -1 when absent."""
+        r = self.attributes.get("op_role", -1)
+        return r if isinstance(r, int) else -1
+
+    # -- regions and position -------------------------------------------------------------
+    def add_region(self, block: "Block") -> None:
+        """Attach ``block`` as the next region of this op."""
+        block.parent_op = self
+        self.regions.append(block)
+
+    @property
+    def program(self) -> "Program | None":
+        """The program this op belongs to, or ``None`` when detached."""
+        b = self.block
+        if b is None:
+            return None
+        return b._program if b._program is not None else b.program  # a top block: direct
+
+    @property
+    def next_op(self) -> "Operation | None":
+        """The next op in this block."""
+        return self._next
+
+    @property
+    def prev_op(self) -> "Operation | None":
+        """The previous op in this block."""
+        return self._prev
+
+    def position_key(self) -> tuple:
+        """A key ordering ops in program (printed) order across nested blocks."""
+        key = []
+        op = self
+        while op is not None:
+            key.append(op._order)
+            block = op.block
+            if block is None or block.parent_op is None:
+                break
+            key.append(block.parent_op.regions.index(block))
+            op = block.parent_op
+        return tuple(reversed(key))
+
+    def is_before(self, other: "Operation") -> bool:
+        """True when this op comes before ``other`` in program order."""
+        if self.block is other.block and self.block is not None:
+            return self._order < other._order
+        return self.position_key() < other.position_key()
+
+    def erase(self) -> None:
+        """Remove this op from its block. ``ValueError`` if a result is still used."""
+        for r in self.results:
+            if r._uses:
+                user = next(iter(r._uses)).op
+                raise ValueError(
+                    f"cannot erase {self.name}: result {r.index} is still used by {user.name}"
+                )
+        self.block._unlink(self)
+
+    def walk(self) -> Iterator["Operation"]:
+        """This op, then every op nested in its regions, in printed order (no recursion)."""
+        stack = [self]
+        while stack:
+            op = stack.pop()
+            yield op
+            nested = []
+            for region in op.regions:
+                nested.extend(region.ops)
+            stack.extend(reversed(nested))
+
+    def clone(self, value_map: dict | None = None) -> "Operation":
+        """A detached copy reading ``value_map.get(v, v)`` for each operand; its results are
+        added to ``value_map``; regions are cloned too."""
+        value_map = {} if value_map is None else value_map
+        op = Operation.create(
+            self.name,
+            [value_map.get(v, v) if v is not None else None for v in self._operands],
+            [r.type for r in self.results],
+            dict(self.attributes),
+            self.dist_attr,
+        )
+        for r, c in zip(self.results, op.results):
+            value_map[r] = c
+        for region in self.regions:
+            nb = Block()
+            for inner in region.ops:
+                nb.append(inner.clone(value_map))
+            op.add_region(nb)
+        return op
+
+    def __repr__(self) -> str:
+        return f"<Operation {self.name}>"
+
+
+class Block:
+    """A list of ops in program order, with arguments (rarely used in the programs we read).
+
+    ``program`` is set for the top block and inherited by nested blocks through ``parent_op``.
+    """
+
+    __slots__ = ("_first", "_last", "_count", "parent_op", "_program", "args", "__weakref__")
+
+    def __init__(self):
+        self._first: Operation | None = None
+        self._last: Operation | None = None
+        self._count = 0
+        self.parent_op: Operation | None = None
+        self._program: Program | None = None
+        self.args: list[Value] = []
+
+    @property
+    def program(self) -> "Program | None":
+        """The program holding this block."""
+        b = self
+        while b._program is None and b.parent_op is not None:
+            pb = b.parent_op.block
+            if pb is None:
+                return None
+            b = pb
+        return b._program
+
+    @property
+    def ops(self) -> list[Operation]:
+        """The ops of this block, in order (a snapshot list)."""
+        out = []
+        op = self._first
+        while op is not None:
+            out.append(op)
+            op = op._next
+        return out
+
+    def __iter__(self) -> Iterator[Operation]:
+        op = self._first
+        while op is not None:
+            nxt = op._next
+            yield op
+            op = nxt
+
+    def __len__(self) -> int:
+        return self._count
+
+    @property
+    def first(self) -> Operation | None:
+        return self._first
+
+    @property
+    def last(self) -> Operation | None:
+        return self._last
+
+    def append(self, op: Operation) -> Operation:
+        """Add ``op`` at the end of this block; journaled."""
+        self._link(op, self._last, None)
+        return op
+
+    def insert_before(self, anchor: Operation, op: Operation) -> Operation:
+        """Insert ``op`` immediately before ``anchor`` (an op of this block); journaled."""
+        if anchor.block is not self:
+            raise ValueError(f"{anchor.name} is not in this block")
+        self._link(op, anchor._prev, anchor)
+        return op
+
+    def insert_after(self, anchor: Operation, op: Operation) -> Operation:
+        """Insert ``op`` immediately after ``anchor``; journaled."""
+        if anchor.block is not self:
+            raise ValueError(f"{anchor.name} is not in this block")
+        self._link(op, anchor, anchor._next)
+        return op
+
+    def _link(self, op: Operation, prev: Operation | None, nxt: Operation | None,
+              record: bool = True) -> None:
+        if op.block is not None:
+            raise ValueError(f"{op.name} is already in a block")
+        op.block = self
+        op._prev, op._next = prev, nxt
+        if prev is None:
+            self._first = op
+        else:
+            prev._next = op
+        if nxt is None:
+            self._last = op
+        else:
+            nxt._prev = op
+        self._count += 1
+        lo = prev._order if prev is not None else None
+        hi = nxt._order if nxt is not None else None
+        if lo is None and hi is None:
+            op._order = 0
+        elif hi is None:
+            op._order = lo + _GAP
+        elif lo is None:
+            op._order = hi - _GAP
+        elif hi - lo > 1:
+            op._order = (lo + hi) // 2
+        else:
+            self._renumber()
+        # An op relinked by an undo got its operand uses dropped when it was unlinked.
+        op._restore_operand_uses()
+        if record:
+            prog = self.program
+            if prog is not None:
+                prog._record(lambda: self._unlink(op, record=False))
+
+    def _unlink(self, op: Operation, record: bool = True) -> None:
+        prev, nxt = op._prev, op._next
+        if prev is None:
+            self._first = nxt
+        else:
+            prev._next = nxt
+        if nxt is None:
+            self._last = prev
+        else:
+            nxt._prev = prev
+        self._count -= 1
+        op._drop_operand_uses()
+        op.block = None
+        op._prev = op._next = None
+        if record:
+            prog = self.program
+            if prog is not None:
+                prog._record(lambda: self._link(op, prev, nxt, record=False))
+
+    def _renumber(self) -> None:
+        k = 0
+        op = self._first
+        while op is not None:
+            op._order = k
+            k += _GAP
+            op = op._next
+
+
+class Program:
+    """A whole program: the top ``block``, the ``kwargs`` (values printed under ``^kw:``) and the
+    ``process_groups`` table ring_id → tuple of global ranks (our header; empty when unknown).
+
+    Mutations of its ops and values are journaled while a :meth:`transaction` is open.
+    """
+
+    def __init__(self, block: Block | None = None, kwargs=None, process_groups=None):
+        self.block = block if block is not None else Block()
+        self.block._program = self
+        self.kwargs: list[Value] = list(kwargs or [])
+        for kw in self.kwargs:
+            kw._kw_program = self
+        self.process_groups: dict[int, tuple[int, ...]] = dict(process_groups or {})
+        self._journal: list | None = None
+
+    def _record(self, undo) -> None:
+        if self._journal is not None:
+            self._journal.append(undo)
+
+    @contextlib.contextmanager
+    def transaction(self):
+        """Run a block of mutations; if it raises, undo them all and re-raise, so the program is
+        exactly as it was. Transactions nest (an inner failure undoes only its own changes)."""
+        outer = self._journal
+        self._journal = []
+        try:
+            yield self
+        except BaseException:
+            journal = self._journal
+            self._journal = None
+            for undo in reversed(journal):
+                undo()
+            self._journal = outer
+            raise
+        else:
+            journal = self._journal
+            self._journal = outer
+            if outer is not None:
+                outer.extend(journal)
+
+    def walk(self) -> Iterator[Operation]:
+        """Every op in printed order, nested blocks included (no recursion)."""
+        for op in self.block:
+            if op.regions:
+                yield from op.walk()
+            else:
+                yield op
+
+    @property
+    def ops(self) -> list[Operation]:
+        """Ops of the top block (a snapshot)."""
+        return self.block.ops
+
+    def num_ops(self) -> int:
+        """Ops in the program, nested ones included."""
+        return sum(1 for _ in self.walk())
+
+    def group(self, ring_id: int) -> tuple[int, ...] | None:
+        """Ranks of process group ``ring_id``, or ``None`` when unknown."""
+        return self.process_groups.get(ring_id)
+
+    def add_kwarg(self, value: Value, index: int | None = None) -> Value:
+        """Add kwarg ``value`` (made by :func:`make_kwarg`) at ``index`` (default: last);
+        journaled."""
+        index = len(self.kwargs) if index is None else index
+        self.kwargs.insert(index, value)
+        value._kw_program = self
+        self._record(lambda: self.kwargs.remove(value))
+        return value
+
+    def add_process_group(self, ranks) -> int:
+        """The ring id of the process group with exactly these ranks in this order, creating one
+        (the next free id) when there is none; journaled."""
+        ranks = tuple(int(r) for r in ranks)
+        for ring_id in sorted(self.process_groups):
+            if self.process_groups[ring_id] == ranks:
+                return ring_id
+        ring_id = max(self.process_groups, default=-1) + 1
+        self.process_groups[ring_id] = ranks
+        self._record(lambda: self.process_groups.pop(ring_id, None))
+        return ring_id
+
+    def clone(self) -> "Program":
+        """A deep copy (types and attributes are immutable and shared)."""
+        value_map: dict = {}
+        kwargs = []
+        for kw in self.kwargs:
+            nv = Value(kw.type)
+            nv.kwarg_name = kw.kwarg_name
+            nv.kwarg_attrs = list(kw.kwarg_attrs or [])
+            value_map[kw] = nv
+            kwargs.append(nv)
+        p = Program(kwargs=kwargs, process_groups=self.process_groups)
+        for op in self.block:
+            p.block.append(op.clone(value_map))
+        return p
+
+
+def make_kwarg(name: str, type=NULL_TYPE, attrs=()) -> Value:
+    """A program kwarg value ``%kwarg_<name>`` with its attribute list (kept in given order)."""
+    v = Value(type)
+    v.kwarg_name = name
+    v.kwarg_attrs = list(attrs)
+    return v

@@ -1,0 +1,1 @@
+"""The rule language: AST nodes, the parser, its syntax errors, the checks and lint (pir -> lang)."""

@@ -1,0 +1,579 @@
+"""Python functions the Paddle passes (`rules/*.rw`) call where a rule cannot say it.
+
+The one real computation here is the VPP layer layout of `complete_chunk_id`: which layers the
+program holds, which pipeline stage each sits on, and how Paddle deals them out to virtual
+chunks. It reads the whole program and is computed once per pass (:func:`vpp_layout`, a plain
+function tested on its own). The rest are small constructors the rule language has no syntax for:
+a type or dist attribute moved to another process mesh, the dist attribute of a new reshard.
+
+Source: Paddle 3.3.1 ``python/paddle/distributed/auto_parallel/static/pir_pass.py``
+(``complete_chunk_id``, ``_get_seg_struct_names``, ``_analyze_use_custom_mesh``,
+``_set_process_mesh_and_chunk_id``) and ``static/utils.py`` (``get_sub_process_mesh_by_program``,
+``get_pp_stage_by_process_mesh``); ``dist_op.reshard``'s builder (``MergeMeshes``) in
+``paddle/fluid/pir/dialect/distributed/ir/dist_op.cc``.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+
+import attrs
+
+from rulepass.engine.ir.core import Operation, Program
+from rulepass.engine.rewrite.functions import function
+from rulepass.engine.ir.types import DistTensorType, OperationDistAttr, ProcessMesh, TensorDistAttr, VectorType
+
+#: Ops without a dist attribute of their own that Paddle skips when setting meshes
+#: (``mix_to_dist_pass.dist_skip_op_list``).
+DIST_SKIP_OPS = frozenset({
+    "builtin.combine", "builtin.split", "cf.yield", "cf.tuple_push", "cf.tuple_pop",
+    "cf.stack_create", "pd_op.pylayer",
+})
+
+
+class VppLayoutError(ValueError):
+    """A program or configuration the VPP layout cannot serve (Paddle raises or asserts)."""
+
+
+def segment_of(op: Operation, seg_method: str) -> str | None:
+    """The layer name of `op` for `seg_method`, or None.
+
+    The name is the part of the op's `struct_name` (e.g. ``"/PipelineMLP/MyLinear_2/Linear/"``)
+    from the first case-insensitive match of the regular expression `seg_method` up to the next
+    ``/`` (``"MyLinear_2"``). Ops without `struct_name` read as ``"/"``.
+    Source: Paddle ``pir_pass._extract_seg_method``.
+    """
+    struct_name = op.attributes.get("struct_name", "/")
+    if not isinstance(struct_name, str):
+        return None
+    found = re.compile(seg_method, re.IGNORECASE).search(struct_name)
+    if found is None:
+        return None
+    return struct_name[found.start():].split("/")[0]
+
+
+@attrs.frozen
+class OpPlacement:
+    """Where the layout puts one op of the top block.
+
+    `chunk` is its virtual chunk id; `mesh` the process mesh of its pipeline stage; `moves` is True
+    when the op belongs to a layer and the layer order allows rewriting meshes (Paddle's
+    ``non_use_custom_mesh & is_seg_op``), so its mesh becomes `mesh`; `kind` is "op", "reshard"
+    (left for the reshard rules), "to_local", "local" (strictly inside a
+    ``dtensor_to_local`` .. ``dtensor_from_local`` region: only the `chunk_id` attribute is set)
+    or "from_local".
+    """
+
+    chunk: int
+    mesh: ProcessMesh
+    moves: bool
+    kind: str
+
+
+@attrs.frozen
+class VppLayout:
+    """The VPP layout of a program.
+
+    `layers` are the layer names in program order; `layer_stage[i]` the pipeline stage layer i was
+    written for and `layer_chunk[i]` / `layer_new_stage[i]` where the layout puts it; `stage_meshes`
+    the process mesh of each stage; `reorder` whether meshes are rewritten (stages never decrease
+    along the layers); `ops` maps each top-block op to its :class:`OpPlacement` (ops the layout
+    does not cover are absent).
+    """
+
+    layers: tuple
+    layer_stage: tuple
+    layer_chunk: tuple
+    layer_new_stage: tuple
+    stage_meshes: tuple
+    reorder: bool
+    ops: dict = attrs.field(eq=False, repr=False)
+
+    def placement(self, op: Operation) -> OpPlacement | None:
+        """The op's placement, or None when the layout does not cover it."""
+        return self.ops.get(op)
+
+
+def _world_size(meshes) -> int:
+    ids = {pid for mesh in meshes for pid in mesh.process_ids}
+    return max(ids) + 1 if ids else 1
+
+
+def stage_of_mesh(mesh: ProcessMesh, pp_degree: int, world_size: int) -> int | None:
+    """The pipeline stage every rank of `mesh` belongs to (``rank // (world_size // pp)``), or None
+    when its ranks span several stages. Source: Paddle ``utils.get_pp_stage_by_process_mesh``."""
+    group = max(1, world_size // pp_degree)
+    stages = {pid // group for pid in mesh.process_ids}
+    return stages.pop() if len(stages) == 1 else None
+
+
+def stage_meshes(program: Program) -> list[ProcessMesh]:
+    """The stage (sub) meshes of a program, ordered by first process id.
+
+    The meshes of `pd_op.*` ops; when some mesh holds fewer ranks than all of them together, the
+    meshes holding every rank (global meshes) are dropped.
+    Source: Paddle ``utils.get_sub_process_mesh_by_program`` / ``get_sub_process_mesh``.
+    """
+    meshes: list[ProcessMesh] = []
+    for op in program.block:
+        if "pd_op" in op.name and op.dist_attr is not None and op.dist_attr.mesh not in meshes:
+            meshes.append(op.dist_attr.mesh)
+    every = set().union(*(set(m.process_ids) for m in meshes)) if meshes else set()
+    has_sub = any(set(m.process_ids) < every for m in meshes)
+    if has_sub:
+        meshes = [m for m in meshes if set(m.process_ids) != every]
+    return sorted(meshes, key=lambda m: m.process_ids[0])
+
+
+def deal_layers(layer_stages, pp_degree: int, vpp_degree: int) -> tuple[list[int], list[int]]:
+    """Deal layers to virtual chunks as Paddle does; returns (chunk id, new stage) per layer.
+
+    `layer_stages[i]` is the stage layer i was written for; only the count of layers per stage
+    matters. Each stage gives its layers round robin to its virtual chunks (layer k of a stage goes
+    to virtual chunk k % vpp), which fixes how many layers each chunk holds; chunk c (0 ..
+    pp*vpp-1) runs on stage c % pp with chunk_id c // pp, and the chunks take consecutive layers in
+    the order c = 0, 1, 2, ... So with 10 layers on stages holding [3, 3, 2, 2] and pp4 vpp2:
+    chunk_id 0 = layers 0-1 (stage 0), 2-3 (stage 1), 4 (stage 2), 5 (stage 3); chunk_id 1 =
+    layers 6, 7, 8, 9 on stages 0..3.
+
+    Raises VppLayoutError when a stage holds fewer layers than `vpp_degree`.
+    Source: Paddle ``pir_pass.complete_chunk_id`` step 3.
+    """
+    per_stage = [0] * pp_degree
+    for stage in layer_stages:
+        if not 0 <= stage < pp_degree:
+            raise VppLayoutError(f"a layer sits on pipeline stage {stage}, outside 0..{pp_degree - 1}")
+        per_stage[stage] += 1
+    short = [s for s, n in enumerate(per_stage) if n < vpp_degree]
+    if short:
+        s = short[0]
+        raise VppLayoutError(
+            f"pipeline stage {s} holds {per_stage[s]} layer(s) but vpp_degree is {vpp_degree}: "
+            f"every stage needs at least vpp_degree layers so that each virtual chunk gets one "
+            f"(layers per stage: {per_stage})")
+    num_chunks = pp_degree * vpp_degree
+    chunk_layers = [0] * num_chunks
+    for stage in range(pp_degree):
+        for k in range(per_stage[stage]):
+            chunk_layers[(k % vpp_degree) * pp_degree + stage] += 1
+    chunks, stages = [], []
+    for c in range(num_chunks):
+        chunks.extend([c // pp_degree] * chunk_layers[c])
+        stages.extend([c % pp_degree] * chunk_layers[c])
+    return chunks, stages
+
+
+def check_vpp_config(pp_degree: int, vpp_degree: int, seg_method: str) -> None:
+    """Raise VppLayoutError for a configuration Paddle rejects (pp < 2 with vpp > 1; vpp > 1
+    without a seg_method). Source: Paddle ``pir_pass.complete_chunk_id``."""
+    if pp_degree < 2 and vpp_degree > 1:
+        raise VppLayoutError(
+            f"VPP needs pipeline parallelism: vpp_degree is {vpp_degree} but pp_degree is "
+            f"{pp_degree} (VPP schedule mode only can be set in pipeline mode)")
+    if vpp_degree > 1 and not seg_method:
+        raise VppLayoutError(
+            "VPP needs a seg_method (the layer class name in struct_name, e.g. \"DecoderLayer\") "
+            "to find the layers")
+
+
+def vpp_layout(program: Program, pp_degree: int, vpp_degree: int, seg_method: str) -> VppLayout | None:
+    """The VPP layout of `program`'s top block, or None when there is nothing to do (vpp < 2).
+
+    Layers are found by `seg_method` in `struct_name` (:func:`segment_of`); ops before the second
+    layer (the prologue: parameters, data) join the first layer and ops after the last layer's
+    first op (the epilogue: loss) join the last. Each op of a layer's span gets that layer's chunk
+    and stage mesh (:func:`deal_layers`); meshes are rewritten (`moves`) only for ops of a layer,
+    and only when the stages of the layers' ops never decrease along the program.
+
+    Raises VppLayoutError (a ValueError) for: pp < 2 with vpp > 1; no seg_method; an op with a dist
+    attribute but no layer, other than a reshard, between the first and last layer op; a layer
+    whose ops sit on different meshes; a stage with fewer layers than vpp; too few stage meshes.
+    Source: Paddle ``pir_pass.complete_chunk_id`` steps 1-4.
+    """
+    check_vpp_config(pp_degree, vpp_degree, seg_method)
+    if vpp_degree < 2:
+        return None
+    ops = program.block.ops
+    names = [segment_of(op, seg_method) for op in ops]
+    seg_indices = [i for i, n in enumerate(names) if n]
+    if not seg_indices:
+        raise VppLayoutError(f"no op's struct_name matches seg_method {seg_method!r}: no layers "
+                             "to deal to virtual chunks")
+    # Ops strictly inside a dtensor_to_local .. dtensor_from_local region keep the mesh they were
+    # written with (only their chunk_id attribute is set), so a program this pass has already
+    # laid out may hold stale meshes there: they are not asked for the layer's mesh or stage.
+    inner: set[int] = set()
+    opened = None
+    for i, op in enumerate(ops):
+        if op.name == "dist_op.dtensor_to_local":
+            opened = i
+        elif op.name == "dist_op.dtensor_from_local":
+            inner.update(range(opened + 1, i) if opened is not None else ())
+            opened = None
+
+    layers: list[str] = []
+    layer_mesh: dict[str, ProcessMesh] = {}
+    for i in range(seg_indices[0], seg_indices[-1] + 1):
+        op = ops[i]
+        if op.dist_attr is None or i in inner:
+            continue
+        name = names[i]
+        if name:
+            if name not in layer_mesh:
+                layers.append(name)
+            elif layer_mesh[name] != op.dist_attr.mesh:
+                raise VppLayoutError(f"the ops of layer {name!r} sit on different process meshes "
+                                     f"({list(layer_mesh[name].process_ids)} and "
+                                     f"{list(op.dist_attr.mesh.process_ids)})")
+            layer_mesh[name] = op.dist_attr.mesh
+        elif op.name != "dist_op.reshard":
+            raise VppLayoutError(f"op {op.name} (position {i}) lies between layers but its "
+                                 f"struct_name has no {seg_method!r}; only reshards may")
+    meshes = stage_meshes(program)
+    world = _world_size(meshes)
+
+    # Stage order: the layer ops' stages must never decrease for meshes to be rewritten.
+    reorder, last = True, -1
+    for i, op in enumerate(ops):
+        if names[i] and op.dist_attr is not None and i not in inner:
+            stage = stage_of_mesh(op.dist_attr.mesh, pp_degree, world)
+            if stage is None:
+                continue
+            if stage < last:
+                reorder = False
+                break
+            last = stage
+
+    # Layer starts and the stage of each layer, as Paddle walks them.
+    starts = [0]
+    layer_stages: list[int] = []
+    last_name = None
+    for i, op in enumerate(ops):
+        if len(starts) == len(layers):
+            break
+        name = names[i]
+        if op.dist_attr is not None and name != last_name and i not in inner:
+            stage = stage_of_mesh(op.dist_attr.mesh, pp_degree, world)
+            if stage is not None:
+                layer_stages.append(stage)
+            last_name = name
+        if name == layers[len(starts)]:
+            starts.append(i)
+    starts.append(len(ops))
+    chunk_of_layer, stage_of_layer = deal_layers(layer_stages, pp_degree, vpp_degree)
+    if len(chunk_of_layer) != len(layers):
+        raise VppLayoutError(f"found {len(layers)} layers but {len(chunk_of_layer)} layer stage "
+                             "changes; an op between layers sits on a stage mesh")
+    if len(meshes) < pp_degree:
+        raise VppLayoutError(f"pp_degree is {pp_degree} but the program has {len(meshes)} stage "
+                             f"meshes: {[list(m.process_ids) for m in meshes]}")
+
+    placements: dict = {}
+    for layer in range(len(layers)):
+        chunk = chunk_of_layer[layer]
+        mesh = meshes[stage_of_layer[layer]]
+        begin, end = starts[layer], starts[layer + 1]
+        i = begin
+        while i < end:
+            op = ops[i]
+            moves = reorder and names[i] is not None
+            if op.name == "dist_op.dtensor_to_local":
+                j = i + 1
+                while j < len(ops) and ops[j].name != "dist_op.dtensor_from_local":
+                    j += 1
+                if j == len(ops):
+                    raise VppLayoutError(f"dist_op.dtensor_to_local at position {i} has no "
+                                         "dist_op.dtensor_from_local after it")
+                placements[op] = OpPlacement(chunk, mesh, moves, "to_local")
+                for k in range(i + 1, j):
+                    placements[ops[k]] = OpPlacement(chunk, mesh, False, "local")
+                # Paddle decides the boundary ops' mesh rewrite once, from dtensor_to_local.
+                placements[ops[j]] = OpPlacement(chunk, mesh, moves, "from_local")
+                i = j + 1
+                continue
+            kind = "reshard" if op.name == "dist_op.reshard" else "op"
+            placements[op] = OpPlacement(chunk, mesh, moves, kind)
+            i += 1
+    return VppLayout(tuple(layers), tuple(layer_stages), tuple(chunk_of_layer),
+                     tuple(stage_of_layer), tuple(meshes), reorder, placements)
+
+
+# ---- dist attribute constructors ---------------------------------------------------------------
+
+#: (object, field, new value, its mesh's dim names) -> the evolved object: complete_chunk_id moves
+#: the same few dist attributes and types to the same stage meshes thousands of times.
+_EVOLVED: dict = {}
+
+
+def _evolved(obj, field: str, value):
+    """`attrs.evolve(obj, **{field: value})`, memoised (the classes are frozen; a mesh's
+    dim_names, which equality ignores, are part of the key so they are kept exactly)."""
+    mesh = value if isinstance(value, ProcessMesh) else getattr(value, "mesh", None)
+    key = (obj, field, value, getattr(mesh, "dim_names", None))
+    found = _EVOLVED.get(key)
+    if found is None:
+        if len(_EVOLVED) > 20_000:
+            _EVOLVED.clear()
+        found = _EVOLVED[key] = attrs.evolve(obj, **{field: value})
+    return found
+
+
+def move_tensor_attr(d, old: ProcessMesh | None, new: ProcessMesh):
+    """A tensor dist attribute (or a tuple of them, or None) with every entry on `old` moved to
+    `new`; `old` None moves every entry. Source: Paddle ``copy_dist_attr_with_new_member``."""
+    if d is None:
+        return None
+    if isinstance(d, tuple):
+        return tuple(move_tensor_attr(x, old, new) for x in d)
+    if d.mesh is None or (old is not None and d.mesh != old):
+        return d
+    return _evolved(d, "mesh", new)
+
+
+def move_type(t, old: ProcessMesh | None, new: ProcessMesh):
+    """Type `t` with its dist parts on `old` (any mesh when `old` is None) moved to `new`; vectors
+    item by item; dense types unchanged. Source: Paddle ``set_var_process_mesh``."""
+    if isinstance(t, DistTensorType):
+        moved = move_tensor_attr(t.dist, old, new)
+        return t if moved is t.dist else _evolved(t, "dist", moved)
+    if isinstance(t, VectorType):
+        return VectorType(tuple(move_type(i, old, new) for i in t.items))
+    return t
+
+
+def merge_meshes(a: ProcessMesh, b: ProcessMesh) -> ProcessMesh:
+    """The mesh of a reshard from `a` to `b`: `a` when equal, else the sorted union of their ranks
+    as a 1-D mesh. Source: Paddle ``MergeMeshes`` (``dist_op.cc``)."""
+    if a == b:
+        return a
+    ids = sorted(set(a.process_ids) | set(b.process_ids))
+    return ProcessMesh((len(ids),), tuple(ids))
+
+
+@function("moved_type", live=True)
+def moved_type(program: Program, t, old, new):
+    """Rule function `moved_type(type, old_mesh, new_mesh)`: :func:`move_type`; `old_mesh` "any"
+    moves every dist part."""
+    return move_type(t, None if old == "any" else old, new)
+
+
+@function("first_mesh", live=True)
+def first_mesh(program: Program, values):
+    """Rule function `first_mesh(values)`: the process mesh of the first value (or vector item)
+    of dist type, absent when none is. Source: Paddle ``get_var_process_mesh``, as
+    ``_set_process_mesh_and_chunk_id`` uses it for ops without a dist attribute of their own."""
+    from rulepass.engine.rewrite.exprs import ABSENT
+
+    for value in values:
+        t = getattr(value, "type", None)
+        items = t.items if isinstance(t, VectorType) else (t,)
+        for item in items:
+            if isinstance(item, DistTensorType):
+                return item.dist.mesh
+    return ABSENT
+
+
+@function("moved_dist", live=True)
+def moved_dist(program: Program, op: Operation, new: ProcessMesh, chunk: int, inputs: bool,
+               outputs: bool) -> OperationDistAttr:
+    """Rule function `moved_dist(op, mesh, chunk, inputs, outputs)`: the op's dist attribute with
+    its chunk set to `chunk` and, when `inputs` (`outputs`), the operand (result) entries on the op's
+    mesh moved to `mesh`; the op's own mesh becomes `mesh` when either is set.
+    Source: Paddle ``_set_process_mesh_and_chunk_id``."""
+    d = op.dist_attr
+    # keyed by identity (the objects are kept in the entry, so their ids stay theirs): equal
+    # meshes may differ in dim_names, which equality ignores but the printer shows
+    key = (id(d), id(new), chunk, inputs, outputs)
+    entry = _MOVED_DISTS.get(key)
+    if entry is not None and entry[0] is d and entry[1] is new:
+        return entry[2]
+    old = d.mesh
+    operands = tuple(move_tensor_attr(x, old, new) for x in d.operands) if inputs else d.operands
+    results = tuple(move_tensor_attr(x, old, new) for x in d.results) if outputs else d.results
+    mesh = new if (inputs or outputs) else old
+    if len(_MOVED_DISTS) > 20_000:
+        _MOVED_DISTS.clear()
+    found = OperationDistAttr(mesh, operands, results, chunk)
+    _MOVED_DISTS[key] = (d, new, found)
+    return found
+
+
+#: moved_dist's answers: the layers of a model share a few dist attributes (frozen objects), each
+#: moved to the same stage meshes.
+_MOVED_DISTS: dict = {}
+
+
+@function("origin_dist", live=True)
+def origin_dist(program: Program, op: Operation, new: ProcessMesh) -> OperationDistAttr:
+    """Rule function `origin_dist(op, mesh)`: a `pd_op.data` / `builtin.parameter` dist attribute
+    moved to `mesh` (result 0 too) with chunk 0. Source: Paddle
+    ``set_var_origin_op_process_mesh``."""
+    d = op.dist_attr
+    results = list(d.results)
+    if results and isinstance(results[0], TensorDistAttr) and results[0].mesh is not None:
+        results[0] = attrs.evolve(results[0], mesh=new)
+    return OperationDistAttr(new, d.operands, tuple(results), 0)
+
+
+@function("reshard_dist", live=True)
+def reshard_dist(program: Program, source, target) -> OperationDistAttr:
+    """Rule function `reshard_dist(source_type, target_type)`: the dist attribute Paddle's
+    ``dist_op.reshard`` builder gives a reshard between two dist types (merged mesh, chunk -1)."""
+    return OperationDistAttr(merge_meshes(source.dist.mesh, target.dist.mesh), (source.dist,),
+                             (target.dist,), -1)
+
+
+# ---- the layout, as rule functions ---------------------------------------------------------
+#
+# The layout must be computed on the program as the pass finds it, yet the rules also ask about
+# reshards they have just made (which the layout does not cover). A non-live rule function refuses
+# ops made during the pass, so these are live: `vpp_start`, called by the pass's first rule at the
+# first op of the top block (a sweep visits it first, before anything is rewritten), computes the
+# layout and keeps it with the program; the others read it, and an op it does not cover (one made
+# during the pass) has no placement.
+
+_LAYOUTS: "weakref.WeakKeyDictionary[Program, tuple]" = weakref.WeakKeyDictionary()
+
+
+@function("vpp_start", live=True)
+def vpp_start(program: Program, op: Operation, pp: int, vpp: int, seg: str) -> str:
+    """Rule function `vpp_start(op, pp, vpp, seg_method)`: at the top block's first op, compute the
+    VPP layout of the program as it is now and keep it for the other `vpp_*` functions; returns ""
+    when the layout can be computed, else the reason (:class:`VppLayoutError`'s message). At any
+    other op it returns the kept answer without recomputing."""
+    if op.block is program.block and op.prev_op is None:
+        try:
+            _LAYOUTS[program] = ((pp, vpp, seg), vpp_layout(program, pp, vpp, seg), "")
+        except VppLayoutError as error:
+            _LAYOUTS[program] = ((pp, vpp, seg), None, str(error))
+        _LAST[0] = _LAST[1] = None  # the kept layout changed
+    kept = _LAYOUTS.get(program)
+    return kept[2] if kept is not None and kept[0] == (pp, vpp, seg) else ""
+
+
+#: (weak reference to the program, its layout): the rules ask for the placement of ops of one
+#: program many times in a row; a WeakKeyDictionary lookup makes a new weak reference each time.
+_LAST: list = [None, None]
+
+
+def _placement(program, op) -> OpPlacement | None:
+    last = _LAST[0]
+    if last is not None and last() is program:
+        layout = _LAST[1]
+    else:
+        kept = _LAYOUTS.get(program)
+        layout = kept[1] if kept is not None else None
+        _LAST[0], _LAST[1] = weakref.ref(program), layout
+    return layout.placement(op) if layout is not None else None
+
+
+@function("vpp_chunk", live=True)
+def vpp_chunk(program: Program, op: Operation):
+    """Rule function `vpp_chunk(op)`: the virtual chunk the layout `vpp_start` computed gives
+    `op`, absent (None) when the layout does not cover it."""
+    place = _placement(program, op)
+    return place.chunk if place is not None else None
+
+
+@function("vpp_mesh", live=True)
+def vpp_mesh(program: Program, op: Operation):
+    """Rule function `vpp_mesh(op)`: the process mesh of the stage the layout puts `op` on, absent
+    when the layout does not cover it."""
+    place = _placement(program, op)
+    return place.mesh if place is not None else None
+
+
+@function("vpp_moves", live=True)
+def vpp_moves(program: Program, op: Operation) -> bool:
+    """Rule function `vpp_moves(op)`: whether `op`'s mesh is rewritten to its stage mesh (a layer
+    op, and the layers' stages never decrease)."""
+    place = _placement(program, op)
+    return place is not None and place.moves
+
+
+@function("vpp_kind", live=True)
+def vpp_kind(program: Program, op: Operation) -> str:
+    """Rule function `vpp_kind(op)`: "op", "reshard", "to_local", "local", "from_local", or ""
+    when the layout does not cover `op` (see :class:`OpPlacement`)."""
+    place = _placement(program, op)
+    return place.kind if place is not None else ""
+
+
+@function("wanted_type", live=True)
+def wanted_type(program: Program, op: Operation, index: int):
+    """Rule function `wanted_type(op, i)`: the dist type operand `i` of `op` must have for the op's
+    dist attribute (the value's shape and dtype, the attribute's entry), or "" when the entry is
+    null or a vector, or the value is not a dist tensor. Source: Paddle
+    ``pir_pass.apply_partition_pass`` (``reshard_single_value``)."""
+    value = op.operand(index)
+    d = op.dist_attr
+    if value is None or d is None or index >= len(d.operands):
+        return ""
+    entry = d.operands[index]
+    if not isinstance(entry, TensorDistAttr) or entry.mesh is None:
+        return ""
+    if not isinstance(value.type, DistTensorType):
+        return ""
+    return _evolved(value.type, "dist", entry)
+
+
+@function("next_chunk", live=True)
+def next_chunk(program: Program, op: Operation) -> int:
+    """Rule function `next_chunk(op)`: the dist-attribute chunk_id of the first op after `op` in
+    its block that has one set (not -1), or -1. An unbounded look-ahead, which Paddle's
+    ``pass_utils.infer_chunk_id`` lacks (it looks two ops ahead, so a ``recv_v2`` followed by a
+    ``full`` and a ``builtin.combine`` before the first op with a chunk gets none); see
+    docs/deviations.md."""
+    nxt = op.next_op
+    while nxt is not None:
+        d = nxt.dist_attr
+        if d is not None and d.chunk_id != -1:
+            return d.chunk_id
+        nxt = nxt.next_op
+    return -1
+
+
+@function("dist_program")
+def dist_program(program: Program) -> bool:
+    """Rule function `dist_program()`: whether the program, as the pass found it, has an op with a
+    dist attribute or a value of dist type. dist_to_dense rewrites chunk ids of ops without a dist
+    attribute only then, so a dense program passes through unchanged (the C++ pass would reset
+    every chunk_id to -1 on a second run)."""
+    from rulepass.engine.ir.types import is_dist
+
+    for op in program.walk():
+        if op.dist_attr is not None or any(is_dist(r.type) for r in op.results):
+            return True
+    return any(is_dist(v.type) for v in program.kwargs)
+
+
+def local_region_ops(program: Program) -> set:
+    """The ids of the ops lying strictly between a `dist_op.dtensor_to_local` and the first
+    `dist_op.dtensor_from_local` after it in the same block: one walk over the program."""
+    inner: set = set()
+    blocks = [program.block]
+    while blocks:
+        block = blocks.pop()
+        opened = None
+        for o in block:
+            blocks.extend(o.regions)
+            if o.name == "dist_op.dtensor_to_local":
+                opened = []
+            elif o.name == "dist_op.dtensor_from_local":
+                if opened is not None:
+                    inner.update(id(x) for x in opened)
+                opened = None
+            elif opened is not None:
+                opened.append(o)
+    return inner
+
+
+@function("inside_local_region", prepare=local_region_ops)
+def inside_local_region(inner: set, op: Operation) -> bool:
+    """Rule function `inside_local_region(op)`: whether `op` lies strictly between a
+    `dist_op.dtensor_to_local` and the first `dist_op.dtensor_from_local` after it in its block, in
+    the program as the pass found it. The same question as the built-in `in_region`, answered from
+    one walk over the program per pass (`local_region_ops`, the table this function reads) instead
+    of a walk from each op (which costs O(n) per op)."""
+    return id(op) in inner

@@ -1,0 +1,135 @@
+"""Functions for rules that build distributed ops (registered with
+:func:`rulepass.engine.rewrite.functions.function`):
+
+- ``op_dist(mesh, operands, results[, chunk_id])`` — an op dist attribute whose entries are those
+  Paddle writes for the given values or types (:func:`entry_of`);
+- ``stage_peer(from_mesh, to_mesh, rank)`` — the rank of ``to_mesh`` at ``rank``'s position in
+  ``from_mesh`` (pipeline stages hold equal meshes: rank i of one stage talks to rank i of the next);
+- ``p2p_ring(src, dst)`` — the ring id of the process group ``[src, dst]``, created in the program's
+  table when missing (live: it changes the program, journaled).
+"""
+
+from __future__ import annotations
+
+from rulepass.engine.rewrite.exprs import ABSENT
+from rulepass.engine.ir.core import Operation, Value
+from rulepass.engine.rewrite.functions import function
+from rulepass.engine.ir.types import (
+    NULL_DIST,
+    DenseTensorType,
+    DistTensorType,
+    NullType,
+    OperationDistAttr,
+    ProcessMesh,
+    TensorDistAttr,
+    VectorType,
+)
+
+
+def entry_of(x):
+    """The op-dist-attr entry Paddle writes for a value or type: a dist type's attribute, the
+    null attribute for a missing value, ``<#AttrNull>`` (None) for a dense tensor, a tuple for
+    a vector."""
+    if isinstance(x, Operation) and len(x.results) == 1:  # an op means its only result
+        x = x.results[0]
+    if isinstance(x, Value):
+        x = x.type
+    if x is None or x is ABSENT or isinstance(x, NullType):
+        return NULL_DIST
+    if isinstance(x, DistTensorType):
+        return x.dist
+    if isinstance(x, VectorType):
+        return tuple(entry_of(i) if not isinstance(i, DenseTensorType) else NULL_DIST
+                     for i in x.items)
+    return None
+
+
+@function("op_dist")
+def op_dist(program, mesh, operands, results, chunk_id=-1):
+    """``OperationDistAttr(mesh, [entry of each operand], [entry of each result], chunk_id)``;
+    operands and results are values or types (see :func:`entry_of`). Raises ``TypeError`` when
+    ``mesh`` is not a process mesh."""
+    if not isinstance(mesh, ProcessMesh):
+        raise TypeError(f"op_dist() needs a process mesh first, got {mesh!r}")
+    return OperationDistAttr(mesh, [entry_of(x) for x in operands],
+                             [entry_of(x) for x in results], int(chunk_id))
+
+
+@function("stage_peer")
+def stage_peer(program, from_mesh, to_mesh, rank):
+    """The rank of ``to_mesh`` in the position ``rank`` holds in ``from_mesh``.
+
+    Raises ``ValueError`` when the meshes differ in size or ``rank`` is not in ``from_mesh``."""
+    if len(from_mesh.process_ids) != len(to_mesh.process_ids):
+        raise ValueError(f"stage meshes differ in size: {list(from_mesh.process_ids)} and "
+                         f"{list(to_mesh.process_ids)}")
+    if rank not in from_mesh.process_ids:
+        raise ValueError(f"rank {rank} is not in mesh {list(from_mesh.process_ids)}")
+    return to_mesh.process_ids[from_mesh.process_ids.index(rank)]
+
+
+@function("p2p_ring", live=True)
+def p2p_ring(program, src, dst):
+    """Ring id of the group ``[src, dst]`` (created when missing): Paddle's p2p groups hold the
+    sender first, so a send's peer is 1 and a receive's peer is 0."""
+    return program.add_process_group([int(src), int(dst)])
+
+
+@function("used_chunk", live=True)
+def used_chunk(program, value):
+    """The chunk of the first op downstream of ``value`` whose dist attribute has one (depth
+    first through results, each op once), or -1. Paddle 3.3.1 ``pass_utils.find_var_used_op_
+    chunk_id``, used to give a pipeline ``recv_v2`` its chunk."""
+    if not isinstance(value, Value):
+        value = value.results[0]
+    seen: set = set()
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        for op in v.users():
+            if id(op) in seen:
+                continue
+            seen.add(id(op))
+            if op.dist_attr is not None and op.dist_attr.chunk_id != -1:
+                return op.dist_attr.chunk_id
+            stack.extend(reversed(op.results))
+    return -1
+
+
+@function("placed_as")
+def placed_as(program, t, dist_attr):
+    """Dist type ``t`` on its own mesh with the dims_mapping and partial dims of ``dist_attr``
+    (e.g. a ``dtensor_to_local``'s ``grad_dist_attr``, whose mesh may be stale after
+    ``complete_chunk_id`` moved the op); ``t`` itself when ``dist_attr`` is absent or null, or
+    lays out another number of mesh dimensions. Raises ``TypeError`` for a dense ``t``."""
+    if dist_attr is None or dist_attr is ABSENT or getattr(dist_attr, "is_null", True):
+        return t
+    if not isinstance(t, DistTensorType):
+        raise TypeError(f"placed_as() needs a dist tensor type, got {t!r}")
+    if dist_attr.mesh.ndim != t.mesh.ndim or len(dist_attr.dims_mapping) != len(t.shape):
+        return t
+    return DistTensorType(t.shape, t.dtype, TensorDistAttr(t.mesh, dist_attr.dims_mapping,
+                                                           dist_attr.partial))
+
+
+@function("grad_type", live=True)
+def grad_type(program, op, operand):
+    """The type of the grad of ``operand`` (a forward value) of forward op ``op``: its shape and
+    dtype, placed by the SPMD duals of :mod:`rulepass.engine.paddle.spmd` from what ``op`` computes with
+    (Partial(SUM) on mesh dims where the op runs on shards but the operand is replicated; its own
+    Shard dims kept). A dense operand, or an op without a dist attribute, keeps its type; an absent
+    operand gives absent. ``rules/grad.rw`` declares every grad result with it."""
+    import rulepass.engine.paddle.spmd as spmd
+
+    if operand is None or operand is ABSENT:
+        return ABSENT
+    if isinstance(operand, Operation):
+        operand = operand.results[0]
+    t = operand.type
+    if not isinstance(t, DistTensorType) or op.dist_attr is None:
+        return t
+    index = next((i for i, v in enumerate(op.operands) if v is operand), None)
+    placed = spmd.grad_of_operand(op.dist_attr, index) if index is not None else None
+    if placed is None or placed.mesh != t.mesh:
+        return t
+    return DistTensorType(t.shape, t.dtype, placed)

@@ -1,0 +1,93 @@
+"""Insert ``dist_op.reshard`` wherever a value's placement differs from what its reader requires.
+
+Reimplements the insertion half of Paddle 3.3.1's ``apply_reshard_pass``
+(``python/paddle/distributed/auto_parallel/static/pir_pass.py``): every op with an op dist
+attribute states, per operand, the dist attribute it computes with; when the operand's value has
+another placement on the same process mesh, a reshard to the required attribute is inserted right
+before the first such reader (with its ``op_role`` and chunk, so it runs in that reader's pipeline
+job), and later readers needing the same placement of the same value share it. Cross-mesh changes are explicit ``dist_op.reshard`` ops already (pipeline
+stage boundaries) and are left to ``rules/pipeline_reshard.rw``; the inserted same-mesh reshards are
+lowered by ``rules/reshard.rw``.
+
+The rule language has no action that rewires one operand of one op, so this step is Python; it
+records every change through the IR's journaled mutation API.
+"""
+
+from __future__ import annotations
+
+from rulepass.engine.ir.core import Operation, Program
+from rulepass.engine.ir.types import DistTensorType, OperationDistAttr, TensorDistAttr
+
+
+def _needs_reshard(value_type, required) -> bool:
+    if not isinstance(value_type, DistTensorType) or not isinstance(required, TensorDistAttr):
+        return False
+    if required.is_null or required.mesh != value_type.mesh:
+        return False
+    have = value_type.dist
+    return (have.dims_mapping, have.partial) != (required.dims_mapping, required.partial)
+
+
+def insert_reshards(program: Program) -> list[Operation]:
+    """Insert the reshards (in place); returns them in program order. Readers that need the same
+    value with the same placement share one reshard, made before the first of them (a forward
+    op and the grad op that reads the same activation: one all_reduce, as Paddle has)."""
+    made: list[Operation] = []
+    shared: dict = {}
+    for op in list(program.block):
+        d = op.dist_attr
+        if d is None or op.name == "dist_op.reshard":
+            continue
+        for i, v in enumerate(op.operands):
+            if v is None or i >= len(d.operands):
+                continue
+            required = d.operands[i]
+            if not _needs_reshard(v.type, required):
+                continue
+            key = (id(v), required)
+            if key in shared:
+                op.set_operand(i, shared[key].result)
+                continue
+            src = v.type
+            dst = DistTensorType(src.shape, src.dtype, required)
+            attributes = {"op_role": op.op_role if op.op_role >= 0 else 0,
+                          "stop_gradient": (True,) if op.op_role == 2 else (False,)}
+            if "chunk_id" in op.attributes:
+                attributes["chunk_id"] = op.attributes["chunk_id"]
+            reshard = Operation.create(
+                "dist_op.reshard", [v], [dst], attributes,
+                OperationDistAttr(src.mesh, [src.dist], [required], d.chunk_id))
+            program.block.insert_before(op, reshard)
+            op.set_operand(i, reshard.result)
+            shared[key] = reshard
+            made.append(reshard)
+    return made
+
+
+def create_process_groups(program: Program) -> int:
+    """Add to the program's table, in program order, every process group that lowering its
+    reshards can use: the slice groups of every dimension of a same-mesh reshard's mesh, and the
+    ``[sender, receiver]`` pair of each position of a cross-mesh (pipeline) reshard.
+
+    Run on the global program before any per-rank lowering, so that every rank's program holds
+    the same table with the same ring ids — MPI and NCCL build one communicator per group, all
+    ranks together, and a rank that numbered its groups differently would wait forever.
+    Returns the number of groups added.
+    """
+    from rulepass.engine.paddle.functions_reshard import slice_groups
+
+    before = len(program.process_groups)
+    for op in program.walk():
+        if op.name != "dist_op.reshard" or not op.results or op.operand(0) is None:
+            continue
+        src, dst = op.operand(0).type, op.results[0].type
+        if not isinstance(src, DistTensorType) or not isinstance(dst, DistTensorType):
+            continue
+        if src.mesh == dst.mesh:
+            for mesh_dim in range(src.mesh.ndim):
+                for group in slice_groups(src.mesh, mesh_dim):
+                    program.add_process_group(group)
+        elif len(src.mesh.process_ids) == len(dst.mesh.process_ids):
+            for s, d in zip(src.mesh.process_ids, dst.mesh.process_ids):
+                program.add_process_group([s, d])
+    return len(program.process_groups) - before

@@ -1,0 +1,161 @@
+"""The program verifier: the global invariants that parsing and printing do not check.
+
+Checks (``verify(program)``):
+
+- every operand is defined before use, in the same block or an enclosing one, and is not an erased
+  op's result; one definition per value;
+- use lists are exact (each value's uses are exactly the operand slots reading it);
+- the op dist attribute has one entry per operand and result (Paddle's gradient-merge
+  ``pd_op.add_`` carries more entries than operands: a *warning*, since Paddle itself runs it);
+- each operand/result dist attribute's dims_mapping has the rank of its value's type and its mesh
+  ids are distinct (meshes validate their ids at construction);
+- trailing operands that stand for attributes (made by ``full_int_array``/``full``) may lack
+  entries, as Paddle writes them for ``slice``;
+- ``dense=True`` adds the check Paddle makes after dist→dense (``VerifyDenseBlock`` in
+  ``paddle/fluid/pir/dialect/distributed/transforms/dist_to_dense_pass.cc``), with its wording:
+  ``Block op [NAME] still contain dist type.`` and ``The op [NAME] still has op_dist_attr.``
+
+Errors are :class:`~rulepass.engine.errors.VerifyError` naming the op and showing the printed
+program around it; warnings are returned as strings.
+"""
+
+from __future__ import annotations
+
+from rulepass.engine.errors import VerifyError, program_context
+from rulepass.engine.ir.core import Operation, Program
+from rulepass.engine.pir.printer import print_program
+from rulepass.engine.ir.types import TensorDistAttr, VectorType, is_dist
+
+#: Ops for which Paddle itself prints more dist-attr operand entries than operands.
+_EXTRA_DIST_ENTRIES_OK = {"pd_op.add_", "pd_op.add_n_"}
+#: Producers of operands that stand for attributes (shapes, axes): Paddle may omit their entries.
+_ATTRIBUTE_LIKE_PRODUCERS = {"pd_op.full_int_array", "pd_op.full"}
+
+
+def _op_line_index(program: Program, target: Operation) -> int:
+    """0-based index of ``target``'s line in the printed program."""
+    lines = 1 + len(program.process_groups)
+    if program.kwargs:
+        lines += 1 + len(program.kwargs)
+    for op in program.walk():
+        if op is target:
+            return lines
+        lines += 1
+        # closing lines of regions are not counted exactly; ops with regions are rare
+    return lines
+
+
+def op_context(program: Program, op: Operation, radius: int = 2) -> str:
+    """The printed program lines around ``op``, its own line marked."""
+    # Paddle's lines run to thousands of characters; cut them so the context stays readable.
+    lines = [ln if len(ln) <= 200 else ln[:197] + "..." for ln in print_program(program).split("\n")]
+    return program_context(lines, _op_line_index(program, op), radius)
+
+
+def _fail(program: Program, op: Operation, message: str) -> VerifyError:
+    return VerifyError(message, context=op_context(program, op))
+
+
+def _rank_problem(op, what: str, attr, value_type) -> str | None:
+    if not isinstance(attr, TensorDistAttr) or attr.is_null or isinstance(value_type, VectorType):
+        return None
+    shape = getattr(value_type, "shape", None)
+    if shape is not None and len(attr.dims_mapping) != len(shape):
+        return (f"{op.name}: {what} has dims_mapping {list(attr.dims_mapping)} of rank "
+                f"{len(attr.dims_mapping)} for a value of rank {len(shape)}")
+    return None
+
+
+def _dist_attr_problems(op: Operation) -> list[str]:
+    """What is wrong with ``op``'s dist attribute: entry counts, dims_mapping ranks."""
+    d = op.dist_attr
+    out = []
+    if len(d.operands) < op.num_operands and all(
+        v is None or (v.owner is not None and v.owner.name in _ATTRIBUTE_LIKE_PRODUCERS)
+        for v in op._operands[len(d.operands):]
+    ):
+        pass  # Paddle's SPMD rules give no entry to trailing shape-like operands (slice's starts)
+    elif len(d.operands) != op.num_operands:
+        out.append(f"{op.name}: op_dist_attr has {len(d.operands)} operand entries for "
+                   f"{op.num_operands} operands")
+    if len(d.results) != len(op.results):
+        out.append(f"{op.name}: op_dist_attr has {len(d.results)} result entries for "
+                   f"{len(op.results)} results")
+    for i, (a, v) in enumerate(zip(d.operands, op._operands)):
+        if v is not None:
+            p = _rank_problem(op, f"operand({i})", a, v.type)
+            if p:
+                out.append(p)
+    for i, (a, r) in enumerate(zip(d.results, op.results)):
+        p = _rank_problem(op, f"result({i})", a, r.type)
+        if p:
+            out.append(p)
+    return out
+
+
+def verify(program: Program, dense: bool = False) -> list[str]:
+    """Check the invariants above; return warnings. Raises :class:`VerifyError` on the first
+    violation, naming the op and showing where it is."""
+    warnings: list[str] = []
+    defined: set = set(program.kwargs)
+    # Iterative walk keeping scopes: each entry is (iterator, values defined in this block).
+    stack = [(iter(program.block), [])]
+    while stack:
+        it, local = stack[-1]
+        op = next(it, None)
+        if op is None:
+            stack.pop()
+            for v in local:
+                defined.discard(v)
+            continue
+        for i, v in enumerate(op._operands):
+            if v is None:
+                continue
+            if v not in defined:
+                where = "not defined before this use" if (v.owner is None or v.owner.block
+                                                            is not None) else "erased"
+                raise _fail(program, op, f"{op.name}: operand {i} is {where} "
+                            "(a value must be defined before it is used, in this block or an "
+                            "enclosing one)")
+            use = op._operand_uses[i]
+            if use is None or use not in v._uses:
+                raise _fail(program, op, f"{op.name}: operand {i} is missing from its value's "
+                            "use list")
+        for r in op.results:
+            if r in defined:
+                raise _fail(program, op, f"{op.name}: result {r.index} is defined twice")
+            if r.owner is not op:
+                raise _fail(program, op, f"{op.name}: result {r.index} names another op as "
+                            "its owner")
+            for use in r._uses:
+                if use.op._operands[use.index] is not r:
+                    raise _fail(program, op, f"{op.name}: result {r.index} lists a stale use by "
+                                f"{use.op.name}")
+            defined.add(r)
+            local.append(r)
+        d = op.dist_attr
+        if d is not None:
+            problems = _dist_attr_problems(op)
+            if problems:
+                if op.name in _EXTRA_DIST_ENTRIES_OK:
+                    # Paddle's gradient merge copies the producing grad op's dist attribute.
+                    warnings.append("warning: " + problems[0] + " (Paddle's gradient merge "
+                                    "writes this; harmless)")
+                else:
+                    raise _fail(program, op, problems[0])
+        if dense:
+            for r in op.results:
+                if is_dist(r.type):
+                    raise _fail(program, op, f"Block op [{op.name}] still contain dist type.")
+            if d is not None:
+                raise _fail(program, op, f"The op [{op.name}] still has op_dist_attr.")
+        if op.regions:
+            # Visit regions in order; each region is its own scope.
+            for region in reversed(op.regions):
+                stack.append((iter(region), []))
+    if dense:
+        for kw in program.kwargs:
+            if is_dist(kw.type):
+                raise VerifyError(f"Block still contain keyword argument [{kw.kwarg_name}]  "
+                                  "dist type.")
+    return warnings

@@ -1,0 +1,1 @@
+"""The rewrite engine: expressions, function registry, compiled rules, index, matcher, actions, driver, trace (lang -> rewrite)."""

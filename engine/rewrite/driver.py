@@ -1,0 +1,335 @@
+"""Run a pass's rules over a program: to fixpoint with a worklist, or in one sweep.
+
+`run_pass(program, cpass, params)` changes `program` in place inside a transaction, so a pass that
+fails leaves it exactly as it was, and returns the applications made and per-rule statistics.
+The guarantees of the rule language (spec "Semantics the engine guarantees") live here:
+
+- fixpoint: the pass ends only after a full round over every op in which no rule matched;
+- a rule application that changes nothing is an error naming the rule's file:line;
+- termination: a budget of applications proportional to program size, and a check for a
+  repeated program state; either failing says "did not converge" and names the rules and ops;
+- determinism: ops are visited in program order, candidates sorted by program position;
+- cost: after a rewrite only the touched ops, their producers, users and block neighbours are
+  revisited; nothing here recurses over the program's length or depth.
+"""
+
+from __future__ import annotations
+
+import collections
+import gc
+import hashlib
+
+from rulepass.engine.rewrite.actions import Rewriter
+from rulepass.engine.errors import RewriteError
+import rulepass.engine.lang.nodes as A
+from rulepass.engine.rewrite.exprs import Context, EvalError, evaluate
+from rulepass.engine.ir.core import Operation, Program, Value
+from rulepass.engine.rewrite.match import Match, RuleMatcher
+from rulepass.engine.rewrite.index import ProgramIndex
+from rulepass.engine.pir.printer import print_op, print_program
+from rulepass.engine.lang.check import children
+from rulepass.engine.rewrite.compiled import CompiledPass
+from rulepass.engine.rewrite.functions import REGISTRY, FunctionCalls
+from rulepass.engine.rewrite.trace import Application, PassStats
+
+#: Applications allowed per op of the program (plus a constant for tiny programs).
+BUDGET_PER_OP = 16
+BUDGET_BASE = 1000
+#: How many applications in a row are checked for a repeated program state, and when.
+STATE_WINDOW = 64
+
+
+def registered_calls(cpass: CompiledPass) -> list:
+    """The calls of registered functions in a pass's rules (`where`, rewrite actions and
+    pattern attribute values), each call node once."""
+    calls: dict = {}
+    stack = []
+    for rule in cpass.rules:
+        decl = rule.decl
+        if decl.where is not None:
+            stack.append(decl.where)
+        stack.extend(decl.rewrite)
+        for node in rule.nodes:
+            for attr in node.attrs:
+                if hasattr(attr.value, "value"):
+                    stack.append(attr.value.value)
+    while stack:
+        node = stack.pop()
+        if isinstance(getattr(node, "func", None), str) and node.func in REGISTRY:
+            calls[id(node)] = node
+        for name in ("operands", "types", "items", "body"):
+            value = getattr(node, name, None)
+            if isinstance(value, tuple):
+                stack.extend(value)
+        for name in ("target", "replacement", "value", "type", "seq", "where", "message"):
+            value = getattr(node, name, None)
+            if value is not None and not isinstance(value, (str, int)):
+                stack.append(value)
+        for attr in getattr(node, "attrs", ()) or ():
+            stack.append(attr.value)
+        stack.extend(children(node))
+    return list(calls.values())
+
+
+def called_functions(cpass: CompiledPass) -> set[str]:
+    """Names of the registered functions a pass's rules call (to snapshot for registered ones)."""
+    return {call.func for call in registered_calls(cpass)}
+
+
+def constant_calls(cpass: CompiledPass, ctx: Context) -> list | None:
+    """(name, argument values) of each call of a non-live registered function when every such
+    call has constant arguments (literals and params): those can be answered before the pass
+    changes anything, so no copy of the program is needed. None when some call is not constant."""
+    found = []
+    for call in registered_calls(cpass):
+        registered = REGISTRY[call.func]
+        if registered.live or registered.prepare is not None:
+            continue  # these never need the copy
+        if not all(isinstance(arg, (A.Literal, A.ParamRef)) for arg in call.args):
+            return None
+        found.append((call.func, [evaluate(arg, {}, ctx) for arg in call.args], call.span))
+    return found
+
+
+def alive(op: Operation, program: Program) -> bool:
+    """Whether `op` is still in `program` (not erased, nor nested in an erased op)."""
+    block = op.block
+    return block is not None and block.program is program
+
+
+class Driver:
+    """One run of one pass over one program."""
+
+    def __init__(self, program: Program, cpass: CompiledPass, params: dict,
+                 trace_positions: bool = False):
+        self.program = program
+        self.cpass = cpass
+        self.params = params
+        self.trace_positions = trace_positions
+        self.stats = PassStats()
+        self.trace: list[Application] = []
+        self.ctx = Context(program, params)
+        self.ctx.functions = FunctionCalls(program, called_functions(cpass),
+                                           constant_calls(cpass, self.ctx))
+        join_keys = {attr.key for rule in cpass.rules for node in rule.nodes
+                     for attr in node.attrs if hasattr(attr.value, "name")}
+        self.index = ProgramIndex(program, join_keys)
+        self.matcher = RuleMatcher(cpass, self.ctx, self.index)
+        self.size = max(1, self.index_size())
+        self.budget = BUDGET_PER_OP * self.size + BUDGET_BASE
+        self.state_checks = (min(2 * self.size + 32, self.budget // 2), self.budget // 2)
+        self.states: dict[str, int] = {}
+        self.applied = 0
+        self.pass_name = cpass.name
+        # id(rule) -> (name, file, line, stats record): read once, not at every application.
+        self.rule_info: dict[int, tuple] = {}
+        # The ops of the latest applications, to name them if the pass does not converge.
+        self.recent: collections.deque = collections.deque(maxlen=2 * STATE_WINDOW)
+
+    def index_size(self) -> int:
+        """Ops in the program (nested included)."""
+        return sum(1 for _ in self.program.walk())
+
+    # ---- strategies ---------------------------------------------------------------------------
+    def run(self) -> None:
+        """Run the pass with its strategy; raises RewriteError."""
+        try:
+            if self.cpass.strategy == "fixpoint":
+                self.fixpoint()
+            else:
+                self.sweep(reverse=self.cpass.strategy == "sweep_reverse")
+        except EvalError as error:
+            span = error.span
+            raise RewriteError(error.message, span.file if span else None,
+                               span.line if span else None, pass_name=self.cpass.name) from None
+
+    def items(self) -> list:
+        """Everything a full round visits: every op in program order, then (for value rules)
+        the values no op defines."""
+        items: list = list(self.program.walk())
+        if self.matcher.value_rules:
+            values = list(self.program.kwargs) + list(self.program.block.args)
+            for op in items:
+                for region in op.regions:
+                    values.extend(region.args)
+            items.extend(values)
+        return items
+
+    def fixpoint(self) -> None:
+        """Worklist to fixpoint; a final full round confirms that nothing matches anywhere."""
+        queue = collections.deque(self.items())
+        queued = dict.fromkeys(queue)
+        dirty = False
+        while True:
+            if not queue:
+                if not dirty:
+                    return
+                dirty = False
+                queue.extend(self.items())
+                queued = dict.fromkeys(queue)
+                continue  # the confirming round may be empty: the program lost its last op
+            item = queue.popleft()
+            queued.pop(item, None)
+            if isinstance(item, Operation) and not alive(item, self.program):
+                continue
+            found = self.matcher.first_at(item, self.stats)
+            if found is None:
+                continue
+            dirty = True
+            revisit = self.apply(found)
+            if isinstance(item, Operation):
+                revisit.append(item)
+            for other in revisit:
+                if other not in queued:
+                    queued[other] = None
+                    queue.append(other)
+
+    def sweep(self, reverse: bool) -> None:
+        """Visit each op once in program order (or reverse), applying the first rule that
+        matches it; ops created on the way are not visited."""
+        items = self.items()
+        if reverse:
+            ops = [i for i in items if isinstance(i, Operation)]
+            items = [i for i in items if not isinstance(i, Operation)] + ops[::-1]
+        program, first_at, stats = self.program, self.matcher.first_at, self.stats
+        for item in items:
+            if type(item) is Operation and (item.block is None
+                                            or item.block.program is not program):
+                continue  # erased (alive(), inline)
+            found = first_at(item, stats)
+            if found is not None:
+                self.apply(found, revisit=False)
+
+    # ---- one application --------------------------------------------------------------------
+    def positions(self, ops) -> tuple:
+        """(position, name) of each op; positions only when tracing them (they cost O(n))."""
+        if not self.trace_positions:
+            return tuple([(-1, op.name) for op in ops])
+        self.ctx.version += 1
+        return tuple((self.ctx.position(op), op.name) for op in ops)
+
+    def apply(self, found: Match, revisit: bool = True) -> list:
+        """Apply a match; returns the ops to revisit (none when `revisit` is false: a sweep
+        visits each op once and does not need them). Raises RewriteError for a no-op, an
+        exhausted budget or a repeated state."""
+        rule = found.rule
+        info = self.rule_info.get(id(rule))
+        if info is None:
+            info = self.rule_info[id(rule)] = (rule.name, rule.file, rule.line,
+                                               self.stats.rule(rule))
+        name, file, line, record = info
+        ops = found.ops
+        before = tuple([(-1, op.name) for op in ops]) if not self.trace_positions \
+            else self.positions(ops)
+        self.ctx.functions.before_change()
+        outcome = Rewriter(found, self.ctx, self.pass_name).run()
+        self.ctx.version += 1
+        if not outcome.changed:
+            anchor = found.anchor
+            raise RewriteError(
+                f"the application changed nothing (a rule must change the program, or fail); "
+                f"matched {', '.join(op.name for op in found.ops) or 'a value'}",
+                rule.file, rule.line, context=("  at op: " + print_op(anchor)) if anchor else None,
+                rule=rule.name, pass_name=self.cpass.name)
+        record.applied += 1
+        self.applied += 1
+        if revisit:  # a sweep cannot cycle: nothing to name in a "did not converge" error
+            self.recent.append((name, ops))
+        program = self.program
+        if len(ops) == 1 and not outcome.created and not self.trace_positions:
+            # the common case: one op matched, nothing made (alive(), inline)
+            block = ops[0].block
+            after = before if block is not None and block.program is program else ()
+        else:
+            after_ops = [op for op in ops if alive(op, program)]
+            if outcome.created:
+                after_ops = list({**dict.fromkeys(after_ops), **dict.fromkeys(
+                    op for op in outcome.created if alive(op, program))})
+            if len(after_ops) > 1:
+                after_ops.sort(key=Operation.position_key)
+            after = self.positions(after_ops)
+        self.trace.append(Application(self.pass_name, name, file, line, before, after))
+        refresh = self.index.refresh
+        for op in outcome.reindex:
+            refresh(op, op.block is not None and op.block.program is program)
+        if not revisit:
+            if self.applied > self.budget or self.applied >= self.state_checks[0]:
+                self.check_progress()
+            return []
+        pending: dict = {}
+        for op in outcome.touched:
+            if not alive(op, self.program):
+                continue
+            pending[op] = None
+            for value in op.operands:
+                if value is not None:
+                    pending[value.owner if value.owner is not None else value] = None
+            for result in op.results:
+                for use in result.uses:
+                    pending[use.op] = None
+            for neighbour in (op.prev_op, op.next_op, op.block.parent_op):
+                if neighbour is not None:
+                    pending[neighbour] = None
+        if not self.matcher.value_rules:
+            pending = {k: None for k in pending if isinstance(k, Operation)}
+        self.check_progress()
+        ordered = [k for k in pending if isinstance(k, Operation)]
+        ordered.sort(key=Operation.position_key)
+        return ordered + [k for k in pending if isinstance(k, Value)]
+
+    def check_progress(self) -> None:
+        """Fail with "did not converge" past the budget or on a repeated program state."""
+        if self.applied > self.budget:
+            raise self.not_converged(f"more than {self.budget} rule applications on "
+                                     f"{self.size} ops", 8)
+        first, second = self.state_checks
+        if first <= self.applied < first + STATE_WINDOW or \
+                second <= self.applied < second + STATE_WINDOW:
+            digest = hashlib.sha1(print_program(self.program).encode()).hexdigest()
+            seen = self.states.get(digest)
+            if seen is not None:
+                raise self.not_converged("the program came back to an earlier state",
+                                         self.applied - seen)
+            self.states[digest] = self.applied
+
+    def not_converged(self, why: str, count: int) -> RewriteError:
+        """The "did not converge" error, naming the rules and ops of the last `count`
+        applications (the cycle)."""
+        cycle = list(self.recent)[-count:]
+        rules = sorted({name for name, _ in cycle})
+        lines = []
+        for name, ops in cycle:
+            shown = "; ".join(self.describe_op(op) for op in ops) or "a value"
+            lines.append(f"  rule {name} at {shown}")
+        decl = self.cpass.decl
+        return RewriteError(
+            f"did not converge: {why}; rules {', '.join(rules)} keep undoing each other "
+            "(make one of them stop matching after it applies)",
+            decl.span.file, decl.span.line, context="  last applications:\n" + "\n".join(lines),
+            pass_name=self.cpass.name)
+
+    def describe_op(self, op: Operation) -> str:
+        """`op 3 (pd_op.scale)` for an op still in the program, else its name."""
+        if not alive(op, self.program):
+            return f"{op.name} (erased)"
+        self.ctx.version += 1
+        return f"op {self.ctx.position(op)} ({op.name})"
+
+
+def run_pass(program: Program, cpass: CompiledPass, params: dict,
+             trace_positions: bool = False) -> Driver:
+    """Run one pass on `program` in place, inside a transaction (on error the program is
+    restored exactly and the error re-raised). Returns the driver, holding `trace` and `stats`.
+    `params` must already be checked and complete (see `api.resolve_params`)."""
+    # The undo journal holds a closure per change; the cyclic garbage collector would walk that
+    # growing heap again and again (quadratic on long passes), and nothing here needs it.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        with program.transaction():
+            driver = Driver(program, cpass, params, trace_positions)
+            driver.run()
+    finally:
+        if collecting:
+            gc.enable()
+    return driver

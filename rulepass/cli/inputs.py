@@ -1,0 +1,31 @@
+"""Reading the user's files for the command line: one clear `InputError` line per problem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class InputError(Exception):
+    """A problem with the user's input outside the parsers (missing file, bad flag value)."""
+
+
+def read_text(path: str) -> str:
+    """The file's text; :class:`InputError` naming it when it cannot be read."""
+    p = Path(path)
+    try:
+        return p.read_text()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a folder, not a program file") from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"{path}: not a text file ({e.reason} at byte {e.start})") from None
+    except OSError as e:
+        raise InputError(f"{path}: {e.strerror}") from None
+
+
+def load_program(path: str):
+    """Parse the program at ``path`` (errors name the file, line and column)."""
+    from rulepass.engine.pir.parse import parse_program
+
+    return parse_program(read_text(path), filename=path)

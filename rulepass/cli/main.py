@@ -1,0 +1,59 @@
+"""The ``rulepass`` command line: the argument parser and ``main`` (contract: ``docs/spec/cli.md``).
+
+Exit codes: 0 success; 1 a problem with the input or a failed check, reported as one clear
+message on stderr (never a traceback); 2 wrong usage (argparse's own exit code).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rulepass.cli.commands import REGISTRY, cmd_print, cmd_verify
+from rulepass.cli.inputs import InputError
+from rulepass.engine.errors import RulepassError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand this installation provides."""
+    parser = argparse.ArgumentParser(
+        prog="rulepass",
+        description="Declarative passes for distributed training programs (Paddle PIR).",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("print", help="parse a program and print it in canonical form")
+    p.add_argument("program", metavar="PROGRAM")
+    p.set_defaults(func=cmd_print)
+
+    p = sub.add_parser("verify", help="parse and verify a program")
+    p.add_argument("program", metavar="PROGRAM")
+    p.add_argument("--dense", action="store_true",
+                   help="also check that no dist type or op_dist_attr is left (as after "
+                        "dist_to_dense)")
+    p.set_defaults(func=cmd_verify)
+
+    for register in REGISTRY.values():
+        register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status (also used by ``python -m rulepass``)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except (RulepassError, InputError) as e:
+        print(str(e), file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
