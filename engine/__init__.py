@@ -13,7 +13,8 @@ passes need: grad definitions, backward, optimizer, partition, SPMD duals, Paddl
 The flat module names of rulepass 0.1 (`rulepass.engine.pir_parse`, `rulepass.engine.exprs`, ...)
 keep working: `LEGACY_MODULES` maps each to its module in the packages, and `LegacyFinder`
 (a `sys.meta_path` finder) imports the new module under the old name, so both names are the
-same module object (attributes, monkeypatching and `isinstance` agree).
+same module object (attributes, monkeypatching and `isinstance` agree). `rulepass.engine.ir`, the
+old IR module, is now the package `ir/`, which re-exports the IR classes of `ir/core.py`.
 """
 
 import importlib
@@ -25,7 +26,7 @@ from rulepass.engine.rewrite.functions import function  # noqa: F401
 
 #: old flat module name (under rulepass.engine) -> its module today.
 LEGACY_MODULES = {
-    "ir": "ir.core", "types": "ir.types", "attributes": "ir.attributes", "builder": "ir.builder",
+    "types": "ir.types", "attributes": "ir.attributes", "builder": "ir.builder",
     "verify": "pir.verify", "pir_parse": "pir.parse", "pir_lark": "pir.lark_parser",
     "printer": "pir.printer", "pir_syntax_errors": "pir.syntax_errors",
     "rw_ast": "lang.nodes", "rw_parse": "lang.parse", "rw_check": "lang.check", "rw_lint": "lang.lint",
