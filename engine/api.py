@@ -40,7 +40,8 @@ class RunResult:
 #: imported before any rule file is loaded, since unknown functions are load-time errors.
 FUNCTION_MODULES = ("rulepass.engine.paddle.functions", "rulepass.engine.paddle.functions_dist",
                     "rulepass.engine.paddle.functions_reshard",
-                    "rulepass.engine.paddle.functions_global")
+                    "rulepass.engine.paddle.functions_global",
+                    "rulepass.engine.paddle.vpp_global")
 
 
 def import_function_modules() -> None:
