@@ -1,10 +1,9 @@
 """Test-suite hooks.
 
-``tests/pending_issue13.txt`` lists, one node id a line, the corpus-wide tests that fail on the
-global-mesh captures (``tests/data/paddle/gm_*``, issue 13) until issue 13's work lands: the
-parser refuses Paddle's two-placement print for a reshard onto a 1-D stage mesh, and there is
-no lowering for global<->stage reshards yet. They are marked ``xfail(strict=True)``: each one
-must keep failing, and whoever makes one pass deletes its line (an XPASS fails the suite).
+``tests/pending_issue13.txt``, when present, lists one node id a line of corpus-wide tests known
+to fail on new captures until the issue handling them lands; they are marked
+``xfail(strict=True)``: each one must keep failing, and whoever makes one pass deletes its line
+(an XPASS fails the suite). Issue 13's list (the global-mesh captures) is empty: the file is gone.
 """
 
 from __future__ import annotations
