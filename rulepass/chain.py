@@ -4,6 +4,8 @@ A flat list of named steps (:data:`CHAIN`), in Paddle 3.3.1's order
 (``python/paddle/distributed/auto_parallel/static/engine.py`` → ``pir_pass.py``):
 
     complete_chunk_id      VPP only                        rules/complete_chunk_id.rw
+    fold_global_copies     VPP only: a stage copies a global value from the global value,
+                           not from another stage      rules/global_reshard.rw
     append_backward        grad definitions                rules/grad.rw, engine/paddle/backward.py
     grad_chunk                                             rules/grad_chunk.rw
     optimizer              sgd_ / adamw_, gradient merge   engine/paddle/optimizer.py
@@ -135,6 +137,7 @@ CHAIN = [
     Step("complete_chunk_id", rule_pass("complete_chunk_id", pp_degree=lambda s: s.pp,
                                         vpp_degree=lambda s: s.vpp,
                                         seg_method=lambda s: s.seg_method), _vpp_only),
+    Step("fold_global_copies", rule_pass("fold_global_copies"), _vpp_only),
     Step("append_backward", _backward),
     Step("grad_chunk", rule_pass("grad_chunk")),
     Step("optimizer", _optimizer),

@@ -142,3 +142,36 @@ def test_no_cross_stage_collective_leaves_the_jobs_alone():
     job_ops = split_jobs(program, "1F1B")
     jobs = job_list("1F1B", 2, 0, 4)
     assert order_global_collectives(program, job_ops, jobs, 4, lambda r: r) == (job_ops, jobs)
+
+
+def test_dp2_pp2_crossing_to_replicate_trains(tmp_path):
+    """dp2 x pp2 with the stage crossing resharded to Replicate on stage 1 (what dist.parallelize's
+    pre-hook writes, `[Replicate(), Replicate()]`): the backward reshard goes from Replicate on
+    ranks [2,3] to Shard(0) on [0,1], which is split into a stage move and a same-mesh reshard
+    (rules/global_reshard.rw) instead of stopping prune_other_ranks."""
+    import shutil
+
+    from rulepass.run import RunOptions, run_local, summarize
+
+    shutil.copytree(ROOT / "examples" / "dp2_pp2", tmp_path / "ex")
+    path = tmp_path / "ex" / "forward.pir"
+    shard = "mesh_shape:[2],process_ids:[2,3],dims_mappings:[0,-1], placements:[Shard(dim=0)]"
+    rep = "mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,-1], placements:[Replicate()]"
+    lines = path.read_text().split("\n")
+    at = next(i for i, line in enumerate(lines) if '"dist_op.reshard"' in line)
+    name = lines[at].split(" = ")[0].strip().strip("()")
+    head, sig = lines[at].split(" : ", 1)
+    lines[at] = (head.replace("result(0):{" + shard + "}", "result(0):{" + rep + "}") + " : "
+                 + sig.split(" -> ")[0] + " -> pd_dist.tensor<4x8xf32, " + rep + ">")
+    for i in range(at + 1, len(lines)):
+        if f"({name}," in lines[i] or f"({name})" in lines[i]:
+            h, s = lines[i].split(" : ", 1)
+            ins, outs = s.split(" -> ", 1)
+            lines[i] = h + " : " + ins.replace(shard, rep, 1) + " -> " + outs
+    path.write_text("\n".join(lines))
+    example = load_example(tmp_path / "ex")
+    records, losses, comm, events, schedule, micro_batches = run_local(example, RunOptions())
+    report = summarize(example, records, losses, comm, schedule, micro_batches)
+    assert report.ok
+    applied = report.rules.get("lower_global_reshard", {})
+    assert applied.get("split_cross_mesh_placement_change", 0) >= 1

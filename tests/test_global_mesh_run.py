@@ -2,9 +2,9 @@
 whose output every stage reads. Losses and final parameters equal Paddle's single-process run,
 on threads and as MPI processes under `mpiexec`.
 
-`gm_none_pp2_1f1b`, `gm_none_pp2_vpp2`, `gm_input_pp2_1f1b`, `gm_param_pp2_1f1b(_3d)` are programs
-Paddle 3.3.1 compiles itself; `gm_param_pp2_vpp2`, `gm_input_pp2_vpp2` and `gm_gparam_pp2_vpp2` are
-ones its chain raises on (docs/deviations.md) and rulepass trains all the same: the global
+`gm_none_pp2_1f1b`, `gm_none_pp2_vpp2(_3d)`, `gm_input_pp2_1f1b`, `gm_param_pp2_1f1b(_3d)` are
+programs Paddle 3.3.1 compiles itself; `gm_param_pp2_vpp2(_3d)`, `gm_input_pp2_vpp2` and
+`gm_gparam_pp2_vpp2` are ones its chain raises on (docs/deviations.md) and rulepass trains all the same: the global
 parameter's grad is the sum over the stages that read it, and the cross-stage broadcasts run in
 one order on every rank (runtime/global_jobs.py).
 """
@@ -21,9 +21,10 @@ from rulepass.example import load_example
 from rulepass.run import RunOptions, run_local, summarize
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-PADDLE_COMPILES = ["gm_none_pp2_1f1b", "gm_none_pp2_vpp2", "gm_input_pp2_1f1b",
-                   "gm_param_pp2_1f1b", "gm_param_pp2_1f1b_3d"]
-PADDLE_RAISES = ["gm_param_pp2_vpp2", "gm_input_pp2_vpp2", "gm_gparam_pp2_vpp2"]
+PADDLE_COMPILES = ["gm_none_pp2_1f1b", "gm_none_pp2_vpp2", "gm_none_pp2_vpp2_3d",
+                   "gm_input_pp2_1f1b", "gm_param_pp2_1f1b", "gm_param_pp2_1f1b_3d"]
+PADDLE_RAISES = ["gm_param_pp2_vpp2", "gm_param_pp2_vpp2_3d", "gm_input_pp2_vpp2",
+                 "gm_gparam_pp2_vpp2"]
 
 
 @pytest.mark.parametrize("name", PADDLE_COMPILES + PADDLE_RAISES)
@@ -54,7 +55,8 @@ def find_mpiexec():
 
 
 @pytest.mark.mpi
-@pytest.mark.parametrize("name", ["gm_param_pp2_1f1b", "gm_param_pp2_vpp2", "gm_input_pp2_vpp2"])
+@pytest.mark.parametrize("name", ["gm_param_pp2_1f1b", "gm_param_pp2_1f1b_3d", "gm_param_pp2_vpp2",
+                                  "gm_input_pp2_vpp2"])
 def test_global_mesh_example_matches_paddle_under_mpiexec(name, tmp_path):
     pytest.importorskip("mpi4py")
     mpiexec = find_mpiexec()
