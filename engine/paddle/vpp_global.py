@@ -134,6 +134,7 @@ def _plan_of(program: Program, op: Operation) -> GlobalReshard | None:
     kept = _PLANS.get(program)
     if kept is None or kept[0] is not layout:
         kept = _PLANS[program] = (layout, global_reshard_plan(program, layout))
+        _FIRST.pop(program, None)  # a new pass: what earlier_reshard remembered is stale
     return kept[1].get(op)
 
 
@@ -185,16 +186,42 @@ def gm_error(program: Program, op: Operation):
     return _field(program, op, "error") or ""
 
 
+#: (program, id of the value, type) -> the first reshard of that value to that type found so far:
+#: the rules ask once per reshard of a global value, and scanning its readers each time would cost
+#: O(readers²) over a pass (a global value is read by every layer).
+_FIRST: "weakref.WeakKeyDictionary[Program, dict]" = weakref.WeakKeyDictionary()
+
+
+def _reshards_to(value, t, op: Operation) -> Operation | None:
+    for u in value.users():  # in program order
+        if not u.is_before(op):
+            return None
+        if u.name == "dist_op.reshard" and u.results and u.results[0].type == t:
+            return u
+    return None
+
+
 @function("earlier_reshard", live=True)
 def earlier_reshard(program: Program, value, op: Operation, t) -> list:
     """Rule function `earlier_reshard(x, r, type)`: ``[e]`` for the first `dist_op.reshard` of
-    value `x` to `type` that comes before `r` in its block, else ``[]`` (the reshard Paddle's
-    ``fold_reshard_pass`` keeps)."""
+    value `x` to `type` that comes before `r`, else ``[]`` (the reshard Paddle's
+    ``fold_reshard_pass`` keeps). A reshard found is remembered while it stays in the program,
+    reads `x` and has that type (a sweep creates new ones only after it)."""
     if not hasattr(value, "users"):
         value = value.results[0]
-    found = [u for u in value.users() if u.name == "dist_op.reshard" and u is not op
-             and u.is_before(op) and u.results[0].type == t]
-    return found[:1]
+    memo = _FIRST.setdefault(program, {})
+    key = (id(value), t)
+    kept = memo.get(key)
+    if kept is not None:
+        e, v = kept
+        if (v is value and e.block is not None and e.operand(0) is value and e is not op
+                and e.results[0].type == t and e.is_before(op)):
+            return [e]
+    found = _reshards_to(value, t, op)
+    if found is None:
+        return []
+    memo[key] = (found, value)
+    return [found]
 
 
 __all__ = ["GlobalReshard", "global_reshard_plan", "gm_reshard", "gm_final", "gm_want",
