@@ -4,6 +4,8 @@ A flat list of named steps (:data:`CHAIN`), in Paddle 3.3.1's order
 (``python/paddle/distributed/auto_parallel/static/engine.py`` → ``pir_pass.py``):
 
     complete_chunk_id      VPP only (ZBVPP, ZBV: a V)      rules/complete_chunk_id.rw
+    fold_global_copies     VPP only: a stage copies a global value from the global value,
+                           not from another stage      rules/global_reshard.rw
     append_backward        grad definitions                rules/grad.rw, engine/paddle/backward.py
     grad_chunk                                             rules/grad_chunk.rw
     optimizer              sgd_ / adamw_, gradient merge   engine/paddle/optimizer.py
@@ -12,6 +14,8 @@ A flat list of named steps (:data:`CHAIN`), in Paddle 3.3.1's order
                                                            engine/paddle/partition.py
     process_groups         every group lowering may use, numbered alike on every rank
                                                            engine/paddle/partition.py
+    lower_global_reshard   global <-> stage mesh, and cross-mesh placement changes split
+                                                           rules/global_reshard.rw
     lower_reshard          placement changes on one mesh   rules/reshard.rw
     lower_pipeline_reshard send/recv across stages         rules/pipeline_reshard.rw
     prune_other_ranks                                      rules/prune_other_ranks.rw
@@ -159,12 +163,14 @@ CHAIN = [
                                         seg_method=lambda s: s.seg_method,
                                         v_shape=lambda s: s.schedule.lower() in ("zbvpp", "zbv")),
          _vpp_only),
+    Step("fold_global_copies", rule_pass("fold_global_copies"), _vpp_only),
     Step("append_backward", _backward),
     Step("grad_chunk", rule_pass("grad_chunk")),
     Step("optimizer", _optimizer),
     Step("partition", rule_pass("partition")),
     Step("insert_reshards", _insert_reshards),
     Step("process_groups", _process_groups),
+    Step("lower_global_reshard", rule_pass("lower_global_reshard", rank=_rank)),
     Step("lower_reshard", rule_pass("lower_reshard", rank=_rank)),
     Step("lower_pipeline_reshard", rule_pass("lower_pipeline_reshard", rank=_rank)),
     Step("prune_other_ranks", rule_pass("prune_other_ranks", rank=_rank)),

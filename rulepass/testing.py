@@ -72,7 +72,7 @@ def meshes(draw, max_ranks: int = 4) -> ProcessMesh:
 def dist_attrs(draw, mesh: ProcessMesh, rank: int) -> TensorDistAttr:
     """A valid :class:`TensorDistAttr` for a tensor of ``rank`` dims over ``mesh``: each tensor dim
     sharded over a distinct mesh dim or replicated, some unsharded mesh dims partial, placements
-    shown or not (as Paddle prints both)."""
+    shown or not (as Paddle prints both), sometimes with an extra ``Replicate()`` printed."""
     free = list(range(mesh.ndim))
     dims_mapping = []
     for _ in range(rank):
@@ -84,7 +84,11 @@ def dist_attrs(draw, mesh: ProcessMesh, rank: int) -> TensorDistAttr:
     for mesh_dim in free:
         if draw(st.booleans()) and draw(st.booleans()):
             partial.append((mesh_dim, draw(st.sampled_from(REDUCE_TYPES))))
-    return TensorDistAttr(mesh, dims_mapping, partial, show_placements=draw(st.booleans()))
+    shown = draw(st.booleans())
+    # now and then Paddle's extra Replicate() entries (a 1-D stage mesh printed with two)
+    extra = draw(st.sampled_from([0, 0, 0, 1])) if shown else 0
+    return TensorDistAttr(mesh, dims_mapping, partial, show_placements=shown,
+                          extra_replicates=extra)
 
 
 def shapes(max_rank: int = 3) -> st.SearchStrategy[tuple[int, ...]]:

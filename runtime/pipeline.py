@@ -73,6 +73,7 @@ from rulepass.runtime.comm.collectives import Communicator
 from rulepass.runtime.comm.local import run_ranks
 from .executor import Executor
 from .backward_split import split_backward_halves
+from .global_jobs import order_global_collectives, stage_function
 from .schedules import Job, job_list, uses_v_shape, virtual_stage
 from .trace import TraceEvent
 
@@ -304,6 +305,11 @@ class StageRunner:
             self.jobs = job_list(schedule, num_stages, stage, micro_batches, vpp)
         except ValueError as error:
             raise PipelineError(str(error)) from error
+        # collectives over several stages: one order on every rank (runtime/global_jobs.py)
+        self.job_ops, self.jobs = order_global_collectives(
+            executor.program, self.job_ops, self.jobs, micro_batches,
+            stage_function(executor.process_groups, num_stages, executor.rank),
+            executor.process_groups)
         scheduled = {job.type for job in self.jobs}
         # ZBH1: a whole backward runs both halves; "backward" lists the ops of both
         if "backward" in scheduled:

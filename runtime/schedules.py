@@ -67,7 +67,9 @@ class ScheduleError(RulepassError):
     kind = "schedule error"
 
 
-_JOB_TYPE = re.compile(r"^(forward|backward_b|backward_w|backward|recv_forward|send_backward|optimizer)(\d*)$")
+# global_forward / global_backward: cross-stage collectives in one order (runtime/global_jobs.py)
+_JOB_TYPE = re.compile(r"^(forward|backward_b|backward_w|backward|recv_forward|send_backward|optimizer"
+                       r"|global_forward|global_backward)(\d*)$")
 
 
 @attrs.frozen

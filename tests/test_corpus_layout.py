@@ -7,6 +7,8 @@ only check that it is complete and well formed, without Paddle.
 from __future__ import annotations
 
 import json
+import re
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -41,10 +43,17 @@ def test_config_files(config):
         assert rank_dir.is_dir(), f"{config}: missing rank{rank}/"
         summary = rank_config(config, rank)
         assert summary["rank"] == rank and summary["name"] == config
-        assert not summary["failed"], (rank_dir / "FAILED.txt").read_text()
         for stage in summary["stages"]:
             assert (rank_dir / stage).is_file(), f"{config}/rank{rank}: missing {stage}"
         stems = {name.split("_", 1)[1] for name in summary["stages"] if name[:2].isdigit()}
+        if summary["failed"]:
+            # Paddle's own chain raised (issue 13 lists where): the boundaries before it exist,
+            # the error is recorded, nothing after it is
+            error = (rank_dir / "paddle_error.txt").read_text()
+            assert error.strip() and (rank_dir / "FAILED.txt").is_file(), config
+            assert "forward_dist.pir" in stems and not (rank_dir / "startup.pir").exists()
+            continue
+        assert not (rank_dir / "paddle_error.txt").exists()
         assert {"forward_dist.pir", "before_grad_chunk_id.pir", "after_grad_chunk_id.pir",
                 "before_remove_other_rank_op_pass.pir", "after_remove_other_rank_op_pass.pir",
                 "before_dist2dense.pir", "after_dist2dense.pir",
@@ -122,4 +131,48 @@ def test_example_copy(config):
 def test_corpus_size():
     total = sum(p.stat().st_size for p in CORPUS.rglob("*") if p.is_file())
     total += sum(p.stat().st_size for e in CAPTURED_EXAMPLES for p in e.rglob("*") if p.is_file())
-    assert total < 20 * 1024 * 1024
+    # 20 MiB before the dist.parallelize captures (issues 13 and 14), which add ~1 MiB a config
+    assert total < 48 * 1024 * 1024
+
+
+# configurations built through dist.parallelize carry the serial program and the plan
+PARALLELIZE_CONFIGS = [c for c in CONFIGS if rank_config(c, 0)["kind"] == "parallelize"]
+# ops of a serial program that belong to no layer (../shared/spec/parallel-plan.md)
+NO_LAYER_OPS = {"builtin.parameter", "pd_op.data", "builtin.shadow_output"}
+
+
+@pytest.mark.parametrize("config", PARALLELIZE_CONFIGS)
+def test_serial_program_and_plan(config):
+    root = CORPUS / config
+    serial = (root / "serial.pir").read_text()
+    assert serial.startswith("{") and serial.rstrip().endswith("}")
+    assert "pd_dist." not in serial and "op_dist_attr" not in serial, "serial has dist types"
+    ops = re.findall(r'"([a-z_]+\.[a-z_0-9]+)" \([^)]*\) \{([^\n]*)\} :', serial)
+    assert ops, config
+    for name, attrs in ops:
+        assert ("struct_name:" in attrs) == (name not in NO_LAYER_OPS), (config, name)
+    # the serial program's inputs are at the micro-batch size the dist program has
+    forward = next((root / "rank0").glob("*_forward_dist.pir")).read_text()
+    shapes = re.compile(r'"pd_op\.data" \(\) \{[^\n]*name:"(\w+)"[^\n]*,shape:\[([0-9,]*)\]')
+    assert dict(shapes.findall(serial)) == dict(shapes.findall(forward))
+    plan = tomllib.loads((root / "plan.toml").read_text())
+    summary = rank_config(config, 0)
+    assert plan["mesh"]["shape"] == summary["mesh_shape"]
+    assert plan["mesh"]["dim_names"] == summary["mesh_dims"]
+    assert set(plan) <= {"mesh", "pp", "mp", "dp", "inputs"}
+    assert ("pp" in plan) == ("pp_config" in summary["config"])
+    assert ("mp" in plan) == ("mp_config" in summary["config"])
+    assert ("dp" in plan) == ("dp_config" in summary["config"])
+    for layer in _plan_layers(plan):
+        assert f"/{layer}/" in serial or re.search(rf'/{re.escape(layer)}(_\d+)?/', serial), \
+            (config, layer)
+
+
+def _plan_layers(plan: dict) -> list[str]:
+    """The layer names a plan's pp table names (split_spec stems or layers, global_spec)."""
+    pp = plan.get("pp", {})
+    split = pp.get("split_spec", [])
+    names = [split] if isinstance(split, str) else list(split)
+    spec = pp.get("global_spec", [])
+    names += [spec] if isinstance(spec, str) else list(spec)
+    return names

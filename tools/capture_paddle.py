@@ -31,6 +31,9 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import paddle_parallelize_models as pm  # noqa: E402  (a sibling module, not a package)
+
 REPO = Path(__file__).resolve().parent.parent
 DATA_DIR = REPO / "tests" / "data" / "paddle"
 EXAMPLES_DIR = REPO / "examples"
@@ -77,6 +80,11 @@ CONFIGS: dict[str, dict] = {
                     micro_batches=2, global_batch=8, hidden=8, inter=16, out=4,
                     layer_stages=[0, 1], seg_method="", local_map=False),
 }
+# configurations built through dist.parallelize (tools/paddle_parallelize_models.py)
+CONFIGS.update(pm.GLOBAL_CONFIGS)
+# the configurations `examples/<cfg>/` is refreshed for
+EXAMPLE_CONFIGS = [name for name, cfg in CONFIGS.items() if cfg["kind"] != "parallelize"]
+EXAMPLE_CONFIGS += pm.EXAMPLES
 
 
 # --------------------------------------------------------------------------------------------
@@ -86,7 +94,11 @@ CONFIGS: dict[str, dict] = {
 def build_model(cfg: dict, distributed: bool):
     """Return (layer, meshes). With distributed=False no dist API is touched.
 
-    Both variants draw their initial values in the same order from the same seed."""
+    Both variants draw their initial values in the same order from the same seed.
+    For ``kind="parallelize"`` the model is single-card either way (dist.parallelize
+    distributes it later, see ``capture``)."""
+    if cfg["kind"] == "parallelize":
+        return pm.build_model(cfg), (pm.stage_meshes(cfg) if distributed else [None])
     import paddle
     import paddle.distributed as dist
     import paddle.nn.functional as F
@@ -415,7 +427,7 @@ def make_strategy(cfg: dict):
     strategy = dist.Strategy()
     strategy.auto_mode = "semi"
     strategy.reinit = True
-    if cfg["kind"] == "pp":
+    if cfg["kind"] == "pp" or (cfg["kind"] == "parallelize" and cfg["pp"] > 1):
         pipeline = strategy.pipeline
         pipeline.enable = True
         pipeline.schedule_mode = cfg["schedule"]
@@ -453,7 +465,7 @@ def make_dist_loader(cfg: dict, meshes: list):
 
     loader = make_loader(cfg)
     shard_dims = "dp" if cfg["dp"] > 1 else "mp" if cfg["kind"] == "sp" else None
-    if cfg["kind"] == "pp":
+    if cfg["kind"] == "pp" or (cfg["kind"] == "parallelize" and len(meshes) > 1):
         return dist.shard_dataloader(loader, meshes=[meshes[0], meshes[-1]], shard_dims=shard_dims)
     return dist.shard_dataloader(loader, meshes=meshes[0], shard_dims=shard_dims)
 
@@ -500,13 +512,15 @@ def capture(cfg_name: str, rank: int, layers: int | None = None,
     rec = Recorder(out_dir)
     install_hooks(rec)
 
+    error = None
     model, meshes = build_model(cfg, distributed=True)
+    optimizer = make_optimizer(cfg, model.parameters())
+    if cfg["kind"] == "parallelize":
+        model, optimizer = pm.parallelize(cfg, model, optimizer)
     structured = {k: v.name for k, v in model.state_dict().items()}
     dist_loader = make_dist_loader(cfg, meshes)
-    optimizer = make_optimizer(cfg, model.parameters())
     strategy = make_strategy(cfg)
 
-    error = None
     try:
         dist_model = dist.to_static(model, dist_loader, nn.MSELoss(), optimizer, strategy)
         dist_model.train()
@@ -514,6 +528,8 @@ def capture(cfg_name: str, rank: int, layers: int | None = None,
         import traceback
         error = traceback.format_exc()
         (out_dir / "FAILED.txt").write_text(error)
+        # the error line alone, for issue 13's list of where Paddle's own chain raises
+        (out_dir / "paddle_error.txt").write_text(f"{type(exc).__name__}: {exc}\n")
         print(error, file=sys.stderr)
 
     summary = dict(cfg)
@@ -544,6 +560,52 @@ def capture(cfg_name: str, rank: int, layers: int | None = None,
             summary["jobs"] = jobs
         summary["stages"] = rec.written
     (out_dir / "config.json").write_text(json.dumps(summary, indent=1) + "\n")
+
+
+def capture_serial(cfg_name: str) -> None:
+    """Write ``<cfg>/serial.pir``: the program Paddle hands its first ``apply_mix2dist_pass`` in
+    a run of the same model without any distribution (world size 1, no mesh, no
+    ``dist.parallelize``, a plain DataLoader at the micro-batch size, a Strategy without
+    pipeline). That is the dense forward program with the loss, every layer op carrying its
+    ``struct_name``; the run stops right after the print (nothing later is needed)."""
+    cfg = CONFIGS[cfg_name]
+    os.environ["PADDLE_TRAINERS_NUM"] = "1"
+    os.environ["PADDLE_TRAINER_ID"] = "0"
+    os.environ["PADDLE_TRAINER_ENDPOINTS"] = "127.0.0.1:6170"
+    os.environ["PADDLE_CURRENT_ENDPOINT"] = "127.0.0.1:6170"
+    os.environ["FLAGS_enable_pir_api"] = "1"
+
+    import paddle
+    import paddle.distributed as dist
+    import paddle.distributed.auto_parallel.static.engine as engine_mod
+    from paddle import nn
+
+    paddle.base.set_flags({"FLAGS_enable_pir_api": 1})
+    engine_mod.Engine._init_comm = lambda self: None
+    engine_mod.Engine._initialize = lambda self, mode, init_parameters=True: None
+    target = DATA_DIR / cfg_name / "serial.pir"
+
+    class Printed(Exception):
+        pass
+
+    def mix2dist(program, *args, **kwargs):
+        target.write_text(str(program))
+        raise Printed
+
+    engine_mod.apply_mix2dist_pass = mix2dist
+    model, _ = build_model(cfg, distributed=False)
+    (DATA_DIR / cfg_name / "plan.toml").write_text(pm.plan_toml(cfg, model))
+    optimizer = make_optimizer(cfg, model.parameters())
+    x, y = make_data(cfg)
+    micro = dict(cfg, global_batch=cfg["global_batch"] // cfg["micro_batches"])
+    strategy = dist.Strategy()
+    strategy.auto_mode = "semi"
+    try:
+        dist_model = dist.to_static(model, make_loader(micro), nn.MSELoss(), optimizer, strategy)
+        dist_model.train()
+    except Printed:
+        return
+    raise SystemExit(f"{cfg_name}: the serial run never reached apply_mix2dist_pass")
 
 
 # --------------------------------------------------------------------------------------------
@@ -587,6 +649,10 @@ def reference(cfg_name: str) -> None:
     # the optimizer reads its learning rate from a persistable `pd_op.data` it adds itself
     dense = "".join(f.read_text() for f in (cfg_dir / "rank0").glob("*_dense_final.pir"))
     lr_feeds = sorted(set(re.findall(r'name:"(learning_rate[^"]*)"', dense)))
+    if not lr_feeds and (cfg_dir / "rank0" / "paddle_error.txt").exists():
+        # Paddle's chain raised before its optimizer ran: the name its optimizer gives the
+        # learning rate in every configuration that got there
+        lr_feeds = ["learning_rate_0"]
     reference_json = {"losses": losses, "learning_rate": LEARNING_RATE,
                       "feeds": {name: LEARNING_RATE for name in lr_feeds}}
     (cfg_dir / "reference.json").write_text(json.dumps(reference_json, indent=1) + "\n")
@@ -660,7 +726,7 @@ def write_example(cfg_name: str) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("configs", nargs="*", help=f"default: all of {', '.join(CONFIGS)}")
-    parser.add_argument("--worker", choices=["capture", "reference"], help=argparse.SUPPRESS)
+    parser.add_argument("--worker", choices=["capture", "reference", "serial"], help=argparse.SUPPRESS)
     parser.add_argument("--rank", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--layers", type=int,
                         help="capture one pp2 configuration with this many MyLinear layers "
@@ -681,6 +747,9 @@ def main() -> int:
     if args.worker == "reference":
         reference(args.configs[0])
         return 0
+    if args.worker == "serial":
+        capture_serial(args.configs[0])
+        return 0
 
     status = 0
     for name in args.configs or list(CONFIGS):
@@ -693,7 +762,10 @@ def main() -> int:
         print(f"== {name} reference", flush=True)
         rc = subprocess.call([sys.executable, __file__, name, "--worker", "reference"], cwd=REPO)
         status |= rc
-        if rc == 0:
+        if cfg["kind"] == "parallelize":
+            print(f"== {name} serial", flush=True)
+            status |= subprocess.call([sys.executable, __file__, name, "--worker", "serial"], cwd=REPO)
+        if rc == 0 and name in EXAMPLE_CONFIGS:
             write_example(name)
     return status
 

@@ -171,6 +171,13 @@ class TensorDistAttr:
     carry them. A *null* attribute (``mesh is None``) prints as
     ``{mesh_shape:[],process_ids:[],dims_mappings:[]}``.
 
+    ``extra_replicates`` counts ``Replicate()`` entries printed beyond the mesh's dimensions:
+    Paddle stores the placements it is given, and ``dist.parallelize``'s pipeline pre-hook reshards
+    onto a 1-D stage mesh with ``[Replicate(), Replicate()]`` (PR #69628), so its text shows two
+    placements and one dims_mapping entry. They mean nothing more, but Paddle's attribute equality
+    sees them (its partition pass reshards such a value again), so equality here does too. Paddle's
+    ``copy_dist_attr_with_new_member`` drops them (:meth:`normalized`).
+
     Raises ``ValueError`` when a dims_mapping entry names no mesh dimension, when two tensor
     dimensions map to one mesh dimension, or when given placements contradict the mapping.
     Source: ``paddle/fluid/pir/dialect/distributed/ir/dist_attribute.h`` and the printer in
@@ -181,8 +188,11 @@ class TensorDistAttr:
     dims_mapping: tuple[int, ...] = attrs.field(converter=_int_tuple, default=())
     partial: tuple[tuple[int, str], ...] = attrs.field(converter=_partial_tuple, default=())
     show_placements: bool = True
+    extra_replicates: int = 0
 
     def __attrs_post_init__(self):
+        if self.extra_replicates and (self.mesh is None or not self.show_placements):
+            raise ValueError("extra placements need a mesh and printed placements")
         if self.mesh is None:
             if self.dims_mapping or self.partial:
                 raise ValueError("a null tensor dist attribute has no dims_mapping or partial")
@@ -218,6 +228,42 @@ class TensorDistAttr:
         if self.mesh is None:
             return ()
         return placements_of(self.mesh.ndim, self.dims_mapping, self.partial)
+
+    @property
+    def printed_placements(self) -> tuple[Placement, ...]:
+        """The placements as the text shows them: :attr:`placements` and the extra
+        ``Replicate()`` entries."""
+        return self.placements + (Replicate(),) * self.extra_replicates
+
+    def normalized(self) -> "TensorDistAttr":
+        """This attribute without extra placements (Paddle's ``copy_dist_attr_with_new_member``
+        rebuilds the placements from the mapping)."""
+        return attrs.evolve(self, extra_replicates=0) if self.extra_replicates else self
+
+    @classmethod
+    def parsed(cls, mesh: ProcessMesh | None, dims_mapping, partial,
+               placements) -> "TensorDistAttr":
+        """The attribute a program text writes: ``placements`` as printed, or None when the text
+        has none. Trailing ``Replicate()`` entries beyond the mesh's dimensions are kept as
+        :attr:`extra_replicates` (Paddle's two-placement quirk; ``verify`` warns about them).
+        Both parsers build attributes here, so they give one answer.
+
+        Raises ``ValueError`` for a null attribute with a mapping, or placements that contradict
+        the mapping."""
+        if mesh is None:
+            if dims_mapping or partial or placements:
+                raise ValueError("a null dist attribute (empty mesh) has no dims_mappings")
+            return cls(None)
+        attr = cls(mesh, dims_mapping, partial, show_placements=placements is not None)
+        if placements is None:
+            return attr
+        placements = tuple(placements)
+        extra = placements[mesh.ndim:]
+        if extra and all(isinstance(p, Replicate) for p in extra):
+            attr.check_placements(placements[:mesh.ndim])
+            return attrs.evolve(attr, extra_replicates=len(extra))
+        attr.check_placements(placements)
+        return attr
 
     def check_placements(self, placements) -> None:
         """``ValueError`` unless ``placements`` (as printed) agree with the mapping."""

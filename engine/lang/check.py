@@ -267,6 +267,8 @@ class PassChecker:
             elif isinstance(action, A.ReplaceAction):
                 self.check_expr(action.target, scope)
                 self.check_expr(action.replacement, scope)
+                if action.readers is not None:
+                    self.check_expr(action.readers, scope)
             elif isinstance(action, A.EraseAction):
                 for item in action.items:
                     self.check_expr(item, scope)

@@ -89,7 +89,8 @@ def action_reads(actions) -> set[str]:
         if isinstance(action, A.CreateOp):
             exprs = action.operands + action.types + tuple(a.value for a in action.attrs)
         elif isinstance(action, A.ReplaceAction):
-            exprs = (action.target, action.replacement)
+            exprs = (action.target, action.replacement) + (
+                (action.readers,) if action.readers is not None else ())
         elif isinstance(action, A.EraseAction):
             exprs = action.items
         elif isinstance(action, (A.SetAction, A.UnsetAction)):

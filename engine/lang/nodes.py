@@ -332,11 +332,13 @@ class CreateOp:
 
 @frozen
 class ReplaceAction:
-    """`replace target with replacement` (ops or values)."""
+    """`replace target with replacement [in readers]` (ops or values; `readers`, an op or a list
+    of ops, limits the change to their uses; None: every use)."""
 
     target: Any
     replacement: Any
     span: Span
+    readers: Any = None
 
 
 @frozen

@@ -255,7 +255,7 @@ class RuleTreeBuilder(Transformer):
 
     def replace_action(self, meta, c):
         """Grammar rule `replace_action`."""
-        return A.ReplaceAction(c[0], c[1], self.span(meta))
+        return A.ReplaceAction(c[0], c[1], self.span(meta), c[2] if len(c) > 2 else None)
 
     def erase_action(self, meta, c):
         """Grammar rule `erase_action`."""

@@ -159,10 +159,12 @@ class GradEmitter:
                     return spmd.dual_of_result(d.results[j])
         return dist_attr_of_type(v.type)
 
-    def create(self, name: str, operands, attributes: dict, result_types) -> Operation:
+    def create(self, name: str, operands, attributes: dict, result_types,
+               mesh: ProcessMesh | None = None) -> Operation:
         """Create grad op ``name`` at the end of the program, linked to the current forward op.
         Its op dist attribute (when the forward op has one and every value is a dist tensor)
-        lists what it requires of each operand (:meth:`_required_entry`) and its result types."""
+        lists what it requires of each operand (:meth:`_required_entry`) and its result types;
+        its mesh is the forward op's unless ``mesh`` is given."""
         fwd = self.forward_op
         attributes = dict(attributes)
         attributes.setdefault("op_role", GRAD_ROLE)
@@ -175,7 +177,7 @@ class GradEmitter:
         all_dist = all(isinstance(t, (DistTensorType, VectorType)) or t == NULL_TYPE
                        for t in [v.type for v in operands if v is not None] + list(result_types))
         if fwd is not None and fwd.dist_attr is not None and all_dist:
-            mesh = fwd.dist_attr.mesh
+            mesh = mesh if mesh is not None else fwd.dist_attr.mesh
             if name == "dist_op.reshard" and operands and result_types:
                 src, dst = operands[0].type, result_types[0]
                 if isinstance(src, DistTensorType) and isinstance(dst, DistTensorType) \
@@ -215,9 +217,12 @@ class GradEmitter:
         if len(grads) == 1:
             return grads[0]
         self.forward_op = producer
+        # the sum lives where the value does: a reshard's result sits on its target mesh, not on
+        # the merged mesh of the reshard op (which would keep the sum on ranks without its grads)
+        mesh = value.type.mesh if isinstance(value.type, DistTensorType) else None
         combine = self.create("builtin.combine", grads, {},
-                              [VectorType([g.type for g in grads])])
-        add_n = self.create("pd_op.add_n", [combine.result], {}, [grads[0].type])
+                              [VectorType([g.type for g in grads])], mesh)
+        add_n = self.create("pd_op.add_n", [combine.result], {}, [grads[0].type], mesh)
         return add_n.result
 
 

@@ -487,6 +487,12 @@ def _placement(program, op) -> OpPlacement | None:
     return layout.placement(op) if layout is not None else None
 
 
+def current_layout(program: Program) -> VppLayout | None:
+    """The layout `vpp_start` kept for `program` (None before it ran or when it failed)."""
+    kept = _LAYOUTS.get(program)
+    return kept[1] if kept is not None else None
+
+
 @function("vpp_chunk", live=True)
 def vpp_chunk(program: Program, op: Operation):
     """Rule function `vpp_chunk(op)`: the virtual chunk the layout `vpp_start` computed gives

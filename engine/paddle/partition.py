@@ -66,14 +66,17 @@ def insert_reshards(program: Program) -> list[Operation]:
 
 def create_process_groups(program: Program) -> int:
     """Add to the program's table, in program order, every process group that lowering its
-    reshards can use: the slice groups of every dimension of a same-mesh reshard's mesh, and the
-    ``[sender, receiver]`` pair of each position of a cross-mesh (pipeline) reshard.
+    reshards can use: the slice groups of every dimension of a same-mesh reshard's mesh, the
+    ``[sender, receiver]`` pair of each position of a cross-mesh (pipeline) reshard (and its
+    target mesh's slice groups when it also changes placements), the broadcast group of each
+    position of a stage -> global reshard, and both meshes' slice groups of a global -> stage one.
 
     Run on the global program before any per-rank lowering, so that every rank's program holds
     the same table with the same ring ids — MPI and NCCL build one communicator per group, all
     ranks together, and a rank that numbered its groups differently would wait forever.
     Returns the number of groups added.
     """
+    from rulepass.engine.paddle.functions_global import group_of, mesh_slice_dim
     from rulepass.engine.paddle.functions_reshard import slice_groups
 
     before = len(program.process_groups)
@@ -87,7 +90,23 @@ def create_process_groups(program: Program) -> int:
             for mesh_dim in range(src.mesh.ndim):
                 for group in slice_groups(src.mesh, mesh_dim):
                     program.add_process_group(group)
+        elif mesh_slice_dim(dst.mesh, src.mesh) >= 0:
+            # stage -> global: one broadcast group per position of the stage mesh
+            for rank in src.mesh.process_ids:
+                program.add_process_group(group_of(dst.mesh, src.mesh, rank))
+        elif mesh_slice_dim(src.mesh, dst.mesh) >= 0:
+            # global -> stage: no communication (share_data_); a non-replicated side is resharded
+            # on its own mesh
+            for mesh in (src.mesh, dst.mesh):
+                for mesh_dim in range(mesh.ndim):
+                    for group in slice_groups(mesh, mesh_dim):
+                        program.add_process_group(group)
         elif len(src.mesh.process_ids) == len(dst.mesh.process_ids):
             for s, d in zip(src.mesh.process_ids, dst.mesh.process_ids):
                 program.add_process_group([s, d])
+            if src.placements != dst.placements:
+                # split into a move and a same-mesh reshard on the target (global_reshard.rw)
+                for mesh_dim in range(dst.mesh.ndim):
+                    for group in slice_groups(dst.mesh, mesh_dim):
+                        program.add_process_group(group)
     return len(program.process_groups) - before

@@ -176,15 +176,8 @@ class ProgramBuilder(Transformer):
             placements = rest.pop()[1]
         partial = rest
         try:
-            if not shape and not ids:
-                if dims_mapping or partial or placements:
-                    raise ValueError("a null dist attribute (empty mesh) has no dims_mappings")
-                return TensorDistAttr(None)
-            attr = TensorDistAttr(ProcessMesh(shape, ids), dims_mapping, partial,
-                                  show_placements=placements is not None)
-            if placements is not None:
-                attr.check_placements(placements)
-            return attr
+            mesh = ProcessMesh(shape, ids) if shape or ids else None
+            return TensorDistAttr.parsed(mesh, dims_mapping, partial, placements)
         except ValueError as e:
             raise _at(meta, str(e)) from None
 

@@ -41,7 +41,7 @@ def format_tensor_dist_attr(d: TensorDistAttr) -> str:
     if d.partial:
         out += ", " + ",".join(f"partial({m},{r})" for m, r in d.partial)
     if d.show_placements:
-        out += ", placements:[" + ", ".join(str(p) for p in d.placements) + "]"
+        out += ", placements:[" + ", ".join(str(p) for p in d.printed_placements) + "]"
     return out
 
 

@@ -147,15 +147,8 @@ def _tensor_dist_attr(sc: Scanner) -> TensorDistAttr:
                     break
                 sc.expect(", ", "', ' or ']'")
     try:
-        if not shape and not ids:
-            if dims_mapping or partial or placements:
-                raise ValueError("a null dist attribute (empty mesh) has no dims_mappings")
-            return TensorDistAttr(None)
-        mesh = ProcessMesh(shape, ids)
-        attr = TensorDistAttr(mesh, dims_mapping, partial, show_placements=placements is not None)
-        if placements is not None:
-            attr.check_placements(placements)
-        return attr
+        mesh = ProcessMesh(shape, ids) if shape or ids else None
+        return TensorDistAttr.parsed(mesh, dims_mapping, partial, placements)
     except ValueError as e:
         raise ScanFailure(str(e), start, semantic=True) from None
 

@@ -11,6 +11,8 @@ Checks (``verify(program)``):
   ids are distinct (meshes validate their ids at construction);
 - trailing operands that stand for attributes (made by ``full_int_array``/``full``) may lack
   entries, as Paddle writes them for ``slice``;
+- placements printed beyond the mesh's dimensions (Paddle's ``[Replicate(), Replicate()]`` on a
+  1-D stage mesh): a *warning*, once per op;
 - ``dense=True`` adds the check Paddle makes after dist→dense (``VerifyDenseBlock`` in
   ``paddle/fluid/pir/dialect/distributed/transforms/dist_to_dense_pass.cc``), with its wording:
   ``Block op [NAME] still contain dist type.`` and ``The op [NAME] still has op_dist_attr.``
@@ -64,6 +66,46 @@ def _rank_problem(op, what: str, attr, value_type) -> str | None:
         return (f"{op.name}: {what} has dims_mapping {list(attr.dims_mapping)} of rank "
                 f"{len(attr.dims_mapping)} for a value of rank {len(shape)}")
     return None
+
+
+def _odd_entry(attr) -> TensorDistAttr | None:
+    """``attr`` (or the first item of a vector entry) when it prints extra placements."""
+    for a in (attr if isinstance(attr, tuple) else (attr,)):
+        if isinstance(a, TensorDistAttr) and a.extra_replicates:
+            return a
+    return None
+
+
+def _extra_placements(op: Operation) -> str | None:
+    """What is odd about a result type or dist attribute entry of ``op`` that lists more
+    placements than its mesh has dimensions (Paddle's ``[Replicate(), Replicate()]`` on a 1-D stage
+    mesh, PR #69628), or None."""
+    where = None
+    for r in op.results:
+        items = r.type.items if isinstance(r.type, VectorType) else (r.type,)
+        for t in items:
+            if is_dist(t) and t.dist.extra_replicates:
+                where, attr = f"result {r.index}'s type", t.dist
+                break
+        if where:
+            break
+    d = op.dist_attr
+    if where is None and d is not None:
+        for kind, entries in (("operand", d.operands), ("result", d.results)):
+            for i, entry in enumerate(entries):
+                attr = _odd_entry(entry)
+                if attr is not None:
+                    where = f"op_dist_attr {kind}({i})"
+                    break
+            if where:
+                break
+    if where is None:
+        return None
+    n, ndim = len(attr.printed_placements), attr.mesh.ndim
+    return (f"{op.name}: {where} lists {n} placements for a {ndim}-D process mesh "
+            f"(dims_mappings has {len(attr.dims_mapping)} entr{'y' if len(attr.dims_mapping) == 1 else 'ies'}); "
+            f"the extra Replicate() mean nothing, as Paddle's dist.parallelize prints them for a "
+            f"1-D stage mesh")
 
 
 def _dist_attr_problems(op: Operation) -> list[str]:
@@ -133,6 +175,9 @@ def verify(program: Program, dense: bool = False) -> list[str]:
                                 f"{use.op.name}")
             defined.add(r)
             local.append(r)
+        odd = _extra_placements(op)
+        if odd:
+            warnings.append("warning: " + odd)
         d = op.dist_attr
         if d is not None:
             problems = _dist_attr_problems(op)

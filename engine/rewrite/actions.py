@@ -194,13 +194,22 @@ class Rewriter:
         return op
 
     def do_ReplaceAction(self, action: A.ReplaceAction, env: dict) -> None:
-        """`replace a with b`: every use of `a` reads `b` (but in `b`'s own op)."""
+        """`replace a with b [in readers]`: every use of `a` (by the readers) reads `b` (but in
+        `b`'s own op)."""
+        readers = None if action.readers is None else self.eval(action.readers, env)
         self.replace(self.eval(action.target, env), self.eval(action.replacement, env),
-                     action.span)
+                     action.span, readers)
 
-    def replace(self, target, replacement, span) -> None:
-        """`replace` on evaluated operands."""
+    def replace(self, target, replacement, span, readers=None) -> None:
+        """`replace` on evaluated operands; `readers` (an op or a list of ops, None for all)
+        limits it to their uses."""
         pairs = self.replacement_pairs(target, replacement, span)
+        only = None
+        if readers is not None:
+            items = readers if isinstance(readers, (list, tuple)) else [readers]
+            if not all(isinstance(o, Operation) for o in items):
+                raise EvalError("replace ... in takes an op or a list of ops", span)
+            only = {id(o) for o in items}
         for old, new in pairs:
             if old is new:
                 continue
@@ -208,6 +217,8 @@ class Rewriter:
             # then `replace v with n` redirects v's other readers to n (a value cannot be its
             # own operand).
             for use in old.uses:
+                if only is not None and id(use.op) not in only:
+                    continue
                 if use.op is not new.owner or new.owner is None:
                     use.op.set_operand(use.index, new)
                     self.outcome.touch(use.op)

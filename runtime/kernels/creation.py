@@ -90,6 +90,13 @@ def assign(xp: Any, inputs: list, attrs: dict) -> list:
     return [xp.asarray(inputs[0], copy=True)]
 
 
+@kernel("pd_op.share_data_", "pd_op.share_data")
+def share_data(xp: Any, inputs: list, attrs: dict) -> list:
+    """``share_data_(x) -> out``: out shares x's buffer (Paddle's ``share_data_``: a view, no
+    copy; the global-mesh reshards of ``global_to_sub_mesh_func.py`` use it)."""
+    return [inputs[0]]
+
+
 @kernel("pd_op.assign_out_")
 def assign_out(xp: Any, inputs: list, attrs: dict) -> list:
     """``assign_out_(x, output) -> out``: x's value, to be written into ``output`` by the executor.

@@ -94,8 +94,9 @@ class ActionGen(SourceGen):
         scope[action.binding] = local  # later actions of this block (and nested ones) see it
 
     def a_ReplaceAction(self, action, scope, out, pad, depth):
+        readers = "None" if action.readers is None else self.expr(action.readers, scope)
         out.append(f"{pad}rw.replace({self.expr(action.target, scope)}, "
-                   f"{self.expr(action.replacement, scope)}, {self.const(action.span)})")
+                   f"{self.expr(action.replacement, scope)}, {self.const(action.span)}, {readers})")
 
     def a_EraseAction(self, action, scope, out, pad, depth):
         items = ", ".join(self.expr(e, scope) for e in action.items)

@@ -1,0 +1,272 @@
+"""Models and configurations that `tools/capture_paddle.py` builds through ``dist.parallelize``.
+
+Paddle 3.3.1's front end (``python/paddle/distributed/auto_parallel/intermediate/``, seed 003,
+PR #69628) turns a single-card ``nn.Layer`` into a distributed one from a config dict
+(``pp_config`` split_spec / global_spec, ``mp_config`` parallelize_plan, ``dp_config``
+sharding_level). The configurations here hold that dict in a JSON-able form (``"config"``,
+SplitPoint and plan classes by name) and ``parallelize`` turns it back into Paddle's objects.
+
+Every model is deterministic: ``paddle.seed``/``np.random.seed`` before construction, and the
+seed's ``GlobalOutputNet`` (``paddle.rand`` on every call) returns a constant ``paddle.full``
+instead. Class names are the layer names a plan uses (``GlobalMLP/GMyLinear_1/Linear``), so they
+match ``../shared/spec/parallel-plan.md``.
+
+Only imported by the capture tool under ``/work/paddle-venv``; never by rulepass.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+
+SEED = 2024
+
+# common shape of the small models: hidden 8, MLP inner 16, head out 4
+_SHAPE = dict(hidden=8, inter=16, out=4)
+
+
+def _pp(name_kind: str, schedule: str, layers: int, mesh: str, **extra) -> dict:
+    """A global-mesh pipeline configuration (issue 13): GlobalMLP with `layers` GMyLinear blocks,
+    split evenly by ``split_spec="layers"`` and ``global_spec="global_layer"``."""
+    vpp = 2 if schedule == "VPP" else 1
+    shape, dims = ([2], ["pp"]) if mesh == "1d" else ([1, 2, 1], ["dp", "pp", "mp"])
+    cfg = dict(kind="parallelize", model="global", global_kind=name_kind, world_size=2,
+               pp=2, vpp=vpp, mp=1, dp=1, schedule=schedule, micro_batches=4, global_batch=8,
+               layers=layers, seg_method="GMyLinear" if vpp > 1 else "",
+               mesh_shape=shape, mesh_dims=dims, **_SHAPE,
+               config={"pp_config": {"split_spec": "layers", "global_spec": "global_layer"}})
+    cfg.update(extra)
+    return cfg
+
+
+# batch 1 (issue 13): a global layer with no input (the seed's), one computed from the model
+# input, one with its own parameter; 1F1B and VPP; 1-D ["pp"] and the seed test's 3-D mesh
+GLOBAL_CONFIGS: dict[str, dict] = {}
+for _kind in ("none", "input", "param"):
+    for _sched, _layers in (("1F1B", 2), ("VPP", 4)):
+        for _mesh in ("1d", "3d"):
+            _name = f"gm_{_kind}_pp2_{'vpp2' if _sched == 'VPP' else '1f1b'}"
+            _name += "_3d" if _mesh == "3d" else ""
+            GLOBAL_CONFIGS[_name] = _pp(_kind, _sched, _layers, _mesh)
+# GlobalParam with its parameter placed on the global pp mesh by the user (Replicate) before
+# dist.parallelize, which then leaves it there: no stage->global reshard after the layer
+for _sched, _layers in (("1F1B", 2), ("VPP", 4)):
+    GLOBAL_CONFIGS[f"gm_gparam_pp2_{'vpp2' if _sched == 'VPP' else '1f1b'}"] = _pp(
+        "param", _sched, _layers, "1d", param_on_global_mesh=True)
+
+# the parallelize configurations that get an `examples/<cfg>/` folder
+EXAMPLES = ["gm_none_pp2_1f1b", "gm_param_pp2_1f1b", "gm_param_pp2_1f1b_3d"]
+
+
+def mesh_of(cfg: dict):
+    """The global ProcessMesh of a configuration (process ids 0..n-1, row-major)."""
+    import paddle.distributed as dist
+
+    ids = np.arange(int(np.prod(cfg["mesh_shape"]))).reshape(cfg["mesh_shape"]).tolist()
+    return dist.ProcessMesh(ids, dim_names=list(cfg["mesh_dims"]))
+
+
+def stage_meshes(cfg: dict) -> list:
+    """The pp stage meshes (Paddle's ``get_mesh_with_dim("pp", i)``), or [global mesh]."""
+    mesh = mesh_of(cfg)
+    if "pp" not in cfg["mesh_dims"]:
+        return [mesh]
+    return [mesh.get_mesh_with_dim("pp", i) for i in range(mesh.get_dim_size("pp"))]
+
+
+def build_model(cfg: dict):
+    """The single-card model of `cfg` (no dist API touched), built from the fixed seeds."""
+    import paddle
+    import paddle.nn.functional as F
+    from paddle import nn
+
+    class GMyLinear(nn.Layer):
+        """x -> linear1(relu(linear0(x + g))): a block reading the global tensor g."""
+
+        def __init__(self):
+            super().__init__()
+            self.linear0 = nn.Linear(cfg["hidden"], cfg["inter"])
+            self.linear1 = nn.Linear(cfg["inter"], cfg["hidden"])
+
+        def forward(self, x, g=None):
+            if g is not None:
+                x = x + g
+            return self.linear1(F.relu(self.linear0(x)))
+
+    class GlobalOutputNet(nn.Layer):
+        """The seed's global layer without input; a constant instead of paddle.rand."""
+
+        def forward(self, x=None):
+            return paddle.full([cfg["hidden"]], 0.25, dtype="float32")
+
+    class GlobalInputNet(nn.Layer):
+        """A global layer computed from the model input."""
+
+        def forward(self, x):
+            return x * 0.5
+
+    class GlobalParam(nn.Layer):
+        """A global layer holding its own parameter (its grad comes from every stage)."""
+
+        def __init__(self):
+            super().__init__()
+            self.weight = self.create_parameter([cfg["hidden"]], dtype="float32")
+
+        def forward(self, x=None):
+            return self.weight * 2.0
+
+    class GlobalMLP(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            kind = cfg.get("global_kind")
+            self.global_layer = {"none": GlobalOutputNet, "input": GlobalInputNet,
+                                 "param": GlobalParam}[kind]() if kind else None
+            self.layers = nn.LayerList([GMyLinear() for _ in range(cfg["layers"])])
+            self.head = nn.Linear(cfg["hidden"], cfg["out"])
+
+        def forward(self, x):
+            g = self.global_layer(x) if self.global_layer is not None else None
+            for layer in self.layers:
+                x = layer(x, g)
+            return self.head(x)
+
+    paddle.seed(SEED)
+    np.random.seed(SEED)
+    return GlobalMLP()
+
+
+def paddle_config(cfg: dict) -> dict:
+    """`cfg["config"]` as Paddle's objects: SplitPoint members and plan instances."""
+    import paddle.distributed as dist
+
+    def plan_of(entry):
+        if isinstance(entry, list):
+            return [plan_of(e) for e in entry]
+        if isinstance(entry, dict):
+            entry = dict(entry)
+            return getattr(dist, entry.pop("kind"))(**entry)
+        return getattr(dist, entry)()
+
+    out = {}
+    for key, value in cfg["config"].items():
+        value = dict(value)
+        if key == "pp_config" and isinstance(value.get("split_spec"), dict):
+            value["split_spec"] = {k: getattr(dist.SplitPoint, v)
+                                   for k, v in value["split_spec"].items()}
+        if key == "mp_config":
+            value["parallelize_plan"] = {k: plan_of(v)
+                                         for k, v in value["parallelize_plan"].items()}
+        out[key] = value
+    return out
+
+
+def parallelize(cfg: dict, model, optimizer):
+    """``dist.parallelize(model, optimizer, config=...)`` under the configuration's global mesh."""
+    import paddle.distributed as dist
+
+    mesh = mesh_of(cfg)
+    dist.auto_parallel.set_mesh(mesh)
+    if cfg.get("param_on_global_mesh"):
+        pp_mesh = mesh.get_mesh_with_dim("pp")
+        layer = model.global_layer
+        layer.weight = dist.shard_tensor(layer.weight, pp_mesh,
+                                         [dist.Replicate() for _ in pp_mesh.shape])
+    return dist.parallelize(model, optimizer, config=paddle_config(cfg))
+
+
+def struct_paths(model) -> dict[str, str]:
+    """Attribute path -> plan layer path for every sublayer: ``layers.1.linear0`` ->
+    ``GMyLinear_1/Linear``. Paddle's ``struct_name`` names a layer by its class, suffixed
+    ``_1``, ``_2``, ... for later instances of that class under the same parent."""
+    paths: dict[str, str] = {}
+
+    def walk(layer, prefix: str, path: str) -> None:
+        seen: dict[str, int] = {}
+        for name, child in layer.named_children():
+            cls = type(child).__name__
+            count = seen.get(cls, 0)
+            seen[cls] = count + 1
+            own = cls if count == 0 else f"{cls}_{count}"
+            attr = f"{prefix}{name}"
+            child_path = f"{path}/{own}" if path else own
+            # containers (LayerList) are no struct_name level of their own
+            if type(child).__name__ in ("LayerList", "Sequential", "LayerDict"):
+                walk_flat(child, f"{attr}.", path, seen)
+                continue
+            paths[attr] = child_path
+            walk(child, f"{attr}.", child_path)
+
+    def walk_flat(container, prefix: str, path: str, seen: dict[str, int]) -> None:
+        for name, child in container.named_children():
+            cls = type(child).__name__
+            count = seen.get(cls, 0)
+            seen[cls] = count + 1
+            own = cls if count == 0 else f"{cls}_{count}"
+            child_path = f"{path}/{own}" if path else own
+            paths[f"{prefix}{name}"] = child_path
+            walk(child, f"{prefix}{name}.", child_path)
+
+    walk(model, "", "")
+    return paths
+
+
+def _toml_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_toml_value(k)} = {_toml_value(v)}"
+                                for k, v in value.items()) + " }"
+    raise TypeError(f"no TOML form for {value!r}")
+
+
+def plan_toml(cfg: dict, model) -> str:
+    """The ``plan.toml`` (``../shared/spec/parallel-plan.md``) saying what `cfg["config"]` says,
+    over layer paths of the serial program instead of attribute paths. mp plan keys come from
+    ``cfg["plan_keys"]`` (Paddle regex key -> plan key), written by hand per configuration."""
+    paths = struct_paths(model)
+
+    def stem(prefix: str) -> str:
+        # "layers" -> the class stem of layers.0, layers.1, ...: "GMyLinear"
+        members = [p for a, p in paths.items() if re.fullmatch(rf"{re.escape(prefix)}\.\d+", a)]
+        if not members:
+            return paths[prefix]
+        stems = {re.sub(r"_\d+$", "", p) for p in members}
+        assert len(stems) == 1, (prefix, members)
+        return stems.pop()
+
+    lines = ["# Written by tools/capture_paddle.py: the dist.parallelize config of this capture",
+             f"# ({json.dumps(cfg['config'])}) over the serial program's layer paths.",
+             "[mesh]", f"shape = {_toml_value(cfg['mesh_shape'])}",
+             f"dim_names = {_toml_value(cfg['mesh_dims'])}"]
+    conf = cfg["config"]
+    if "pp_config" in conf:
+        pp = conf["pp_config"]
+        split = pp["split_spec"]
+        lines += ["", "[pp]"]
+        if isinstance(split, str):
+            lines.append(f"split_spec = {_toml_value(stem(split))}")
+        elif isinstance(split, list):
+            lines.append(f"split_spec = {_toml_value([stem(s) for s in split])}")
+        else:
+            lines.append("split_spec = " + _toml_value(
+                {paths[k]: v.lower() for k, v in split.items()}))
+        if pp.get("global_spec"):
+            spec = pp["global_spec"]
+            lines.append("global_spec = " + _toml_value(
+                paths[spec] if isinstance(spec, str) else [paths[s] for s in spec]))
+    if "mp_config" in conf:
+        lines += ["", "[mp]"]
+        keys = cfg["plan_keys"]
+        plan = {keys[k]: v for k, v in conf["mp_config"]["parallelize_plan"].items()}
+        lines.append(f"plan = {_toml_value(plan)}")
+    if "dp_config" in conf:
+        lines += ["", "[dp]", f"sharding_level = {conf['dp_config'].get('sharding_level', 0)}"]
+    return "\n".join(lines) + "\n"
