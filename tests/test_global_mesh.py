@@ -170,8 +170,8 @@ def test_dp2_pp2_crossing_to_replicate_trains(tmp_path):
             lines[i] = h + " : " + ins.replace(shard, rep, 1) + " -> " + outs
     path.write_text("\n".join(lines))
     example = load_example(tmp_path / "ex")
-    records, losses, comm, events, schedule, micro_batches = run_local(example, RunOptions())
-    report = summarize(example, records, losses, comm, schedule, micro_batches)
+    result = run_local(example, RunOptions())
+    report = summarize(example, result)
     assert report.ok
     applied = report.rules.get("lower_global_reshard", {})
     assert applied.get("split_cross_mesh_placement_change", 0) >= 1

@@ -30,15 +30,15 @@ PADDLE_RAISES = ["gm_param_pp2_vpp2", "gm_param_pp2_vpp2_3d", "gm_input_pp2_vpp2
 @pytest.mark.parametrize("name", PADDLE_COMPILES + PADDLE_RAISES)
 def test_global_mesh_example_matches_paddle_on_threads(name):
     example = load_example(EXAMPLES / name)
-    records, losses, comm, events, schedule, micro_batches = run_local(example, RunOptions())
-    report = summarize(example, records, losses, comm, schedule, micro_batches)
-    assert len(losses) == example.steps
+    result = run_local(example, RunOptions())
+    report = summarize(example, result)
+    assert len(result.losses) == example.steps
     for ours, ref in zip(report.losses, report.reference):
         assert abs(ours - ref) <= example.rtol * abs(ref)
     assert report.ok
     # a global layer computed on a stage (a parameter, the input) reaches the others by
     # broadcast, every rank making the same number of calls; a global op of its own needs none
-    calls = [stats.get("broadcast", {}).get("calls", 0) for stats in comm]
+    calls = [stats.get("broadcast", {}).get("calls", 0) for stats in result.comm]
     if name.startswith(("gm_param", "gm_input")):
         assert calls[0] > 0 and len(set(calls)) == 1
     if name.startswith("gm_none"):
