@@ -82,6 +82,7 @@ CONFIGS: dict[str, dict] = {
 }
 # configurations built through dist.parallelize (tools/paddle_parallelize_models.py)
 CONFIGS.update(pm.GLOBAL_CONFIGS)
+CONFIGS.update(pm.PARALLELIZE_CONFIGS)
 # the configurations `examples/<cfg>/` is refreshed for
 EXAMPLE_CONFIGS = [name for name, cfg in CONFIGS.items() if cfg["kind"] != "parallelize"]
 EXAMPLE_CONFIGS += pm.EXAMPLES
@@ -594,7 +595,8 @@ def capture_serial(cfg_name: str) -> None:
 
     engine_mod.apply_mix2dist_pass = mix2dist
     model, _ = build_model(cfg, distributed=False)
-    (DATA_DIR / cfg_name / "plan.toml").write_text(pm.plan_toml(cfg, model))
+    if not cfg.get("param_on_global_mesh"):  # a user's own shard_tensor is no plan key
+        (DATA_DIR / cfg_name / "plan.toml").write_text(pm.plan_toml(cfg, model))
     optimizer = make_optimizer(cfg, model.parameters())
     x, y = make_data(cfg)
     micro = dict(cfg, global_batch=cfg["global_batch"] // cfg["micro_batches"])
