@@ -39,7 +39,8 @@ class RunResult:
 #: Modules registering the Python functions the installed rules call (`rw_functions.function`);
 #: imported before any rule file is loaded, since unknown functions are load-time errors.
 FUNCTION_MODULES = ("rulepass.engine.paddle.functions", "rulepass.engine.paddle.functions_dist",
-                    "rulepass.engine.paddle.functions_reshard")
+                    "rulepass.engine.paddle.functions_reshard",
+                    "rulepass.engine.paddle.parallelize_functions")
 
 
 def import_function_modules() -> None:
