@@ -102,7 +102,13 @@ def test_numerics_match_program_names(config):
         assert not (root / "opt_state.npz").exists()
 
 
-@pytest.mark.parametrize("path", sorted(CORPUS.rglob("*.pir")) + [e / "forward.pir" for e in CAPTURED_EXAMPLES],
+def _example_program(example: Path) -> Path:
+    """An example's program: ``forward.pir``, or ``serial.pir`` (with ``plan.toml``)."""
+    serial = example / "serial.pir"
+    return serial if serial.exists() else example / "forward.pir"
+
+
+@pytest.mark.parametrize("path", sorted(CORPUS.rglob("*.pir")) + [_example_program(e) for e in CAPTURED_EXAMPLES],
                          ids=lambda p: str(p.relative_to(p.parents[2])))
 def test_pir_text(path):
     text = path.read_text()
@@ -120,10 +126,17 @@ def test_example_copy(config):
     example = EXAMPLES / config
     if not example.is_dir():
         pytest.skip(f"no examples/{config}")
-    for name in EXAMPLE_FILES:
+    if (example / "serial.pir").exists():  # rulepass run parallelizes it first
+        assert not (example / "forward.pir").exists()
+        for name in ("serial.pir", "plan.toml"):
+            assert (example / name).read_bytes() == (CORPUS / config / name).read_bytes()
+        files = [n for n in EXAMPLE_FILES if n != "forward.pir"]
+    else:
+        forward = next((CORPUS / config / "rank0").glob("*_forward_dist.pir"))
+        assert (example / "forward.pir").read_text() == forward.read_text()
+        files = EXAMPLE_FILES
+    for name in files:
         assert (example / name).is_file(), f"examples/{config}: missing {name}"
-    forward = next((CORPUS / config / "rank0").glob("*_forward_dist.pir"))
-    assert (example / "forward.pir").read_text() == forward.read_text()
     for name in CONFIG_FILES:
         assert (example / name).read_bytes() == (CORPUS / config / name).read_bytes()
 

@@ -691,8 +691,12 @@ def write_example(cfg_name: str) -> None:
     src = DATA_DIR / cfg_name
     dst = EXAMPLES_DIR / cfg_name
     dst.mkdir(parents=True, exist_ok=True)
-    forward = sorted((src / "rank0").glob("*_forward_dist.pir"))[0]
-    shutil.copyfile(forward, dst / "forward.pir")
+    if cfg_name in pm.SERIAL_EXAMPLES:  # the serial program and its plan: `rulepass run`
+        for name in ("serial.pir", "plan.toml"):  # parallelizes first
+            shutil.copyfile(src / name, dst / name)
+    else:
+        forward = sorted((src / "rank0").glob("*_forward_dist.pir"))[0]
+        shutil.copyfile(forward, dst / "forward.pir")
     for name in ("params.npz", "data.npz", "reference.json", "params_final.npz",
                  "opt_state.npz", "opt_state_final.npz"):
         if (src / name).exists():
@@ -701,9 +705,16 @@ def write_example(cfg_name: str) -> None:
         schedule = f'schedule = "{cfg["schedule"]}"\n'
     else:
         schedule = '# no pipeline in Paddle\'s run; with pp = 1 the schedule is moot\nschedule = "FThenB"\n'
+    if cfg_name in pm.SERIAL_EXAMPLES:
+        header = ["# Captured from PaddlePaddle 3.3.1 by tools/capture_paddle.py: serial.pir is the",
+                  "# model without distribution, plan.toml its dist.parallelize config; `rulepass",
+                  "# run` parallelizes first (Paddle's own result: tests/data/paddle/<cfg>/)."]
+    else:
+        header = ["# Captured from PaddlePaddle 3.3.1 by tools/capture_paddle.py; forward.pir is "
+                  "rank 0's",
+                  "# forward_dist stage (the global view after mix2dist and forward op roles)."]
     lines = [
-        "# Captured from PaddlePaddle 3.3.1 by tools/capture_paddle.py; forward.pir is rank 0's",
-        "# forward_dist stage (the global view after mix2dist and forward op roles).",
+        *header,
         "[parallel]",
         f"world_size = {cfg['world_size']}",
         f"pp = {cfg['pp']}",

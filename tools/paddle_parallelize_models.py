@@ -150,6 +150,9 @@ PARALLELIZE_CONFIGS: dict[str, dict] = {
 
 # the parallelize configurations that get an `examples/<cfg>/` folder
 EXAMPLES = ["gm_none_pp2_1f1b", "gm_param_pp2_1f1b", "gm_param_pp2_1f1b_3d"]
+# ... of which these hold serial.pir + plan.toml instead of forward.pir (one per parallelism)
+SERIAL_EXAMPLES = ["par_pp2_str", "par_mp2_colrow", "par_dp2"]
+EXAMPLES += SERIAL_EXAMPLES
 
 
 def mesh_of(cfg: dict):
