@@ -1,4 +1,4 @@
-"""`rulepass jobs` prints exactly one line of `type:micro_batch` tokens (shared/spec/cli.md)."""
+"""`rulepass jobs` prints exactly one line of `type:micro_batch` tokens (docs/spec/cli.md)."""
 
 import subprocess
 import sys

@@ -1,4 +1,4 @@
-"""`rulepass rewrite` and `rulepass check` as shared/spec/cli.md fixes them."""
+"""`rulepass rewrite` and `rulepass check` as docs/spec/cli.md fixes them."""
 
 import json
 import subprocess

@@ -1,5 +1,5 @@
 """Round trip of every captured Paddle program: ``print(parse(text)) == text`` byte for byte
-(``shared/spec/program-format.md``, "Round trip"). The corpus is globbed when tests are collected,
+(`[`docs/spec/program-format.md`](docs/spec/program-format.md)`, "Round trip"). The corpus is globbed when tests are collected,
 so programs added under ``tests/data/paddle/`` are checked without editing this file."""
 
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Parse PIR program text (``shared/spec/program-format.md``) into a :class:`Program`: the fast path.
+"""Parse PIR program text (`docs/spec/program-format.md`) into a :class:`Program`: the fast path.
 
 ``grammar/pir.lark`` is the definition of the format and gives the syntax error messages; this
 module is a line-oriented scanner that builds the same IR roughly 50× faster (Paddle programs of

@@ -1,5 +1,5 @@
 """Print a :class:`~rulepass.engine.ir.core.Program` in Paddle 3.x's PIR text (see
-``shared/spec/program-format.md``), byte for byte as Paddle's ``IrPrinter`` writes it
+`docs/spec/program-format.md`), byte for byte as Paddle's ``IrPrinter`` writes it
 (``paddle/pir/src/core/ir_printer.cc``, ``dist_dialect.cc``), plus our process-group header.
 
 Value names are assigned here, in order of definition: results ``%0, %1, ...``; kwargs
