@@ -40,7 +40,7 @@ class RunResult:
 #: imported before any rule file is loaded, since unknown functions are load-time errors.
 FUNCTION_MODULES = ("rulepass.engine.paddle.functions", "rulepass.engine.paddle.functions_dist",
                     "rulepass.engine.paddle.functions_reshard",
-                    "rulepass.engine.paddle.parallelize_functions")
+                    "rulepass.engine.paddle.functions_parallelize")
 
 
 def import_function_modules() -> None:

@@ -132,7 +132,7 @@ class Resolved:
         return self.op_stage.get(id(op), 0)
 
 
-# program -> its Resolved plan, for the functions rules call (see parallelize_functions.py)
+# program -> its Resolved plan, for the functions rules call (see functions_parallelize.py)
 RESOLVED: "weakref.WeakKeyDictionary[Program, Resolved]" = weakref.WeakKeyDictionary()
 
 
