@@ -245,9 +245,22 @@ def make_optimizer(cfg: dict, parameters):
     return paddle.optimizer.SGD(learning_rate=LEARNING_RATE, parameters=parameters)
 
 
+def make_loss(cfg: dict):
+    """``nn.MSELoss()``, or ``nn.CrossEntropyLoss()`` for a token model (``cfg["vocab"]``)."""
+    from paddle import nn
+
+    return nn.CrossEntropyLoss() if "vocab" in cfg else nn.MSELoss()
+
+
 def make_data(cfg: dict) -> tuple[np.ndarray, np.ndarray]:
-    """Inputs and labels shaped [steps, global batch, ...], float32."""
+    """Inputs and labels shaped [steps, global batch, ...], float32 (int64 token ids
+    ``[.., seq]`` and labels ``[.., seq, 1]`` for a token model)."""
     rng = np.random.default_rng(SEED)
+    if "vocab" in cfg:
+        shape = [STEPS, cfg["global_batch"], cfg["seq"]]
+        x = rng.integers(0, cfg["vocab"], shape).astype("int64")
+        y = rng.integers(0, cfg["vocab"], shape + [1]).astype("int64")
+        return x, y
     if cfg.get("seq_first"):  # [steps, seq, batch, ...]: the loader stacks sequence positions
         feature, label = [cfg["batch"], cfg["hidden"]], [cfg["batch"], cfg["out"]]
     elif "seq" in cfg:
@@ -523,7 +536,7 @@ def capture(cfg_name: str, rank: int, layers: int | None = None,
     strategy = make_strategy(cfg)
 
     try:
-        dist_model = dist.to_static(model, dist_loader, nn.MSELoss(), optimizer, strategy)
+        dist_model = dist.to_static(model, dist_loader, make_loss(cfg), optimizer, strategy)
         dist_model.train()
     except Exception as exc:  # record what failed; keep the stages captured so far
         import traceback
@@ -603,7 +616,8 @@ def capture_serial(cfg_name: str) -> None:
     strategy = dist.Strategy()
     strategy.auto_mode = "semi"
     try:
-        dist_model = dist.to_static(model, make_loader(micro), nn.MSELoss(), optimizer, strategy)
+        dist_model = dist.to_static(model, make_loader(micro), make_loss(cfg), optimizer,
+                                    strategy)
         dist_model.train()
     except Printed:
         return
@@ -633,7 +647,7 @@ def reference(cfg_name: str) -> None:
 
     x, y = make_data(cfg)
     optimizer = make_optimizer(cfg, model.parameters())
-    loss_fn = nn.MSELoss()
+    loss_fn = make_loss(cfg)
     losses = []
     for step in range(STEPS):
         loss = loss_fn(model(paddle.to_tensor(x[step])), paddle.to_tensor(y[step]))

@@ -148,6 +148,44 @@ PARALLELIZE_CONFIGS: dict[str, dict] = {
                         plan_keys=_COLROW_KEYS, global_batch=4, seq=4),
 }
 
+# a small LLaMA (the seed test's model): more ops, an embedding, cross-entropy
+_LLAMA = dict(vocab=16, heads=2, seq=4)
+_LLAMA_MP = {"embed_tokens": "ColWiseParallel",
+             "layers.*.self_attn.q_proj": "ColWiseParallel",
+             "layers.*.self_attn.k_proj": "ColWiseParallel",
+             "layers.*.self_attn.v_proj": "ColWiseParallel",
+             "layers.*.self_attn.o_proj": "RowWiseParallel",
+             "layers.*.mlp.gate_proj": "ColWiseParallel",
+             "layers.*.mlp.up_proj": "ColWiseParallel",
+             "layers.*.mlp.down_proj": "RowWiseParallel",
+             "lm_head.weight": "ColWiseParallel"}
+_LLAMA_KEYS = {"embed_tokens": "Embedding",
+               "layers.*.self_attn.q_proj": "LlamaDecoderLayer*/LlamaAttention/Linear",
+               "layers.*.self_attn.k_proj": "LlamaDecoderLayer*/LlamaAttention/Linear_1",
+               "layers.*.self_attn.v_proj": "LlamaDecoderLayer*/LlamaAttention/Linear_2",
+               "layers.*.self_attn.o_proj": "LlamaDecoderLayer*/LlamaAttention/Linear_3",
+               "layers.*.mlp.gate_proj": "LlamaDecoderLayer*/LlamaMLP/Linear",
+               "layers.*.mlp.up_proj": "LlamaDecoderLayer*/LlamaMLP/Linear_1",
+               "layers.*.mlp.down_proj": "LlamaDecoderLayer*/LlamaMLP/Linear_2",
+               "lm_head.weight": "Linear.weight"}
+PARALLELIZE_CONFIGS.update({
+    "llama_pp2": _par("llama", [2], ["pp"], {"pp_config": {"split_spec": "layers"}},
+                      micro_batches=2, global_batch=4, **_LLAMA),
+    "llama_pp2_global": _par("llama", [2], ["pp"],
+                             {"pp_config": {"split_spec": "layers",
+                                            "global_spec": "global_layer"}},
+                             micro_batches=2, global_batch=4, global_kind="none", **_LLAMA),
+    "llama_mp2": _par("llama", [2], ["mp"], {"mp_config": {"parallelize_plan": _LLAMA_MP}},
+                      plan_keys=_LLAMA_KEYS, global_batch=2, **_LLAMA),
+    "llama_dp2": _par("llama", [2], ["dp"], {"dp_config": {"sharding_level": 0}},
+                      global_batch=4, **_LLAMA),
+    "llama_dp_pp_mp_3d": _par("llama", [1, 2, 1], ["dp", "pp", "mp"],
+                              {"pp_config": {"split_spec": "layers"},
+                               "mp_config": {"parallelize_plan": _LLAMA_MP},
+                               "dp_config": {"sharding_level": 0}},
+                              plan_keys=_LLAMA_KEYS, micro_batches=2, global_batch=4, **_LLAMA),
+})
+
 # the parallelize configurations that get an `examples/<cfg>/` folder
 EXAMPLES = ["gm_none_pp2_1f1b", "gm_param_pp2_1f1b", "gm_param_pp2_1f1b_3d"]
 # ... of which these hold serial.pir + plan.toml instead of forward.pir (one per parallelism)
@@ -291,9 +329,90 @@ def build_model(cfg: dict):
             h = self.norm(self.embed(x))
             return self.head(self.mlp(h) + h)
 
+    class LlamaRMSNorm(nn.Layer):
+        """x * rsqrt(mean(x^2, -1) + eps) * weight (the seed test's RMSNorm, written out)."""
+
+        def __init__(self):
+            super().__init__()
+            self.weight = self.create_parameter(
+                [cfg["hidden"]], dtype="float32",
+                default_initializer=nn.initializer.Constant(1.0))
+
+        def forward(self, x):
+            variance = x.pow(2).mean(-1, keepdim=True)
+            return paddle.rsqrt(variance + 1e-6) * x * self.weight
+
+    class LlamaAttention(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            h = cfg["hidden"]
+            self.q_proj = nn.Linear(h, h, bias_attr=False)
+            self.k_proj = nn.Linear(h, h, bias_attr=False)
+            self.v_proj = nn.Linear(h, h, bias_attr=False)
+            self.o_proj = nn.Linear(h, h, bias_attr=False)
+
+        def forward(self, x):
+            b, s, h = x.shape
+            heads = cfg["heads"]
+
+            def split(t):
+                return t.reshape([b, s, heads, h // heads]).transpose([0, 2, 1, 3])
+
+            q, k, v = split(self.q_proj(x)), split(self.k_proj(x)), split(self.v_proj(x))
+            scores = paddle.matmul(q, k, transpose_y=True) * (1.0 / (h // heads) ** 0.5)
+            out = paddle.matmul(F.softmax(scores, axis=-1), v)
+            return self.o_proj(out.transpose([0, 2, 1, 3]).reshape([b, s, h]))
+
+    class LlamaMLP(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            h, i = cfg["hidden"], cfg["inter"]
+            self.gate_proj = nn.Linear(h, i, bias_attr=False)
+            self.up_proj = nn.Linear(h, i, bias_attr=False)
+            self.down_proj = nn.Linear(i, h, bias_attr=False)
+
+        def forward(self, x):
+            return self.down_proj(F.silu(self.gate_proj(x)) * self.up_proj(x))
+
+    class LlamaDecoderLayer(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.input_layernorm = LlamaRMSNorm()
+            self.self_attn = LlamaAttention()
+            self.post_attention_layernorm = LlamaRMSNorm()
+            self.mlp = LlamaMLP()
+
+        def forward(self, x, g=None):
+            residual = x if g is None else x + g
+            x = residual + self.self_attn(self.input_layernorm(x))
+            return x + self.mlp(self.post_attention_layernorm(x))
+
+    class TinyLlama(nn.Layer):
+        """The seed test's LLaMA shape, small: embedding, [global layer], decoder layers,
+        RMSNorm, lm_head; cross-entropy loss on token ids."""
+
+        def __init__(self):
+            super().__init__()
+            self.embed_tokens = nn.Embedding(cfg["vocab"], cfg["hidden"])
+            kind = cfg.get("global_kind")
+            self.global_layer = {"none": GlobalOutputNet, "param": GlobalParam}[kind]() \
+                if kind else None
+            self.layers = nn.LayerList([LlamaDecoderLayer() for _ in range(cfg["layers"])])
+            self.norm = LlamaRMSNorm()
+            self.lm_head = nn.Linear(cfg["hidden"], cfg["vocab"], bias_attr=False)
+
+        def forward(self, ids):
+            x = self.embed_tokens(ids)
+            g = self.global_layer(None) if self.global_layer is not None else None
+            for layer in self.layers:
+                x = layer(x, g)
+            return self.lm_head(self.norm(x))
+
     paddle.seed(SEED)
     np.random.seed(SEED)
     model = cfg.get("model", "global")
+    if model == "llama":
+        return TinyLlama()
     if model == "mlp":
         return ParallelMLP()
     if model == "encdec":

@@ -61,8 +61,11 @@ def planned_type(program, x):
         dims = res.param_dims.get(id(op), (-1,) * rank)
     else:
         dims = [-1] * rank
-        if res.plan.sharding_level is not None and "dp" in (mesh.dim_names or ()) and rank:
-            dims[0] = list(mesh.dim_names).index("dp")
+        # the batch split along dp (a loader's shard_dims="dp"); a dp degree of 1 splits nothing
+        names = list(mesh.dim_names or ())
+        if res.plan.sharding_level is not None and "dp" in names and rank \
+                and mesh.shape[names.index("dp")] > 1:
+            dims[0] = names.index("dp")
     return DistTensorType(v.type.shape, v.type.dtype, TensorDistAttr(mesh, tuple(dims)))
 
 

@@ -65,7 +65,7 @@ def _inputs(op, inputs) -> list[Placed]:
 
 
 @spmd_rule("pd_op.relu", "pd_op.square", "pd_op.exp", "pd_op.tanh", "pd_op.gelu", "pd_op.silu",
-           "pd_op.sigmoid", "pd_op.sqrt", "pd_op.rsqrt", "pd_op.log", "pd_op.cast",
+           "pd_op.sigmoid", "pd_op.sqrt", "pd_op.rsqrt", "pd_op.log", "pd_op.cast", "pd_op.pow",
            "pd_op.assign", "builtin.shadow_output")
 def elementwise_unary(op, inputs):
     """Unary ops keep their operand's placement, partial included (``elementwise.cc``
@@ -76,10 +76,83 @@ def elementwise_unary(op, inputs):
 
 @spmd_rule("pd_op.scale")
 def scale(op, inputs):
-    """``scale(x, factor)``: x as in a unary op; the factor tensor replicated."""
+    """``scale(x, factor)``: x with its partial dims resolved first (``x * s + b`` of a partial
+    sum is not the sum of the pieces' results); the factor tensor replicated."""
     ins = _inputs(op, inputs)
+    x = ins[0].replicated_partial()
     factor = [Placed((-1,) * _rank(op.operands[1]))] if len(ins) > 1 else []
-    return [ins[0]] + factor, [ins[0]]
+    return [x] + factor, [x]
+
+
+@spmd_rule("pd_op.softmax")
+def softmax(op, inputs):
+    """``softmax.cc``: the softmax axis replicated, the other axes kept; partial resolved."""
+    x = _inputs(op, inputs)[0]
+    axis = int(op.attributes.get("axis", -1)) % max(len(x.dims_mapping), 1)
+    dims = tuple(-1 if i == axis else m for i, m in enumerate(x.dims_mapping))
+    return [Placed(dims)], [Placed(dims)]
+
+
+@spmd_rule("pd_op.cross_entropy_with_softmax")
+def cross_entropy_with_softmax(op, inputs):
+    """``cross_entropy_with_softmax.cc``: the class axis of the logits replicated; the label and
+    the loss laid out as the logits' other axes (their own class axis, of size 1, replicated);
+    results: softmax like the logits, loss like the label."""
+    logits, label = _inputs(op, inputs)[:2]
+    rank = len(logits.dims_mapping)
+    axis = int(op.attributes.get("axis", -1)) % rank
+    dims = tuple(-1 if i == axis else m for i, m in enumerate(logits.dims_mapping))
+    lab = tuple(-1 if i == axis else m for i, m in enumerate(dims[:len(label.dims_mapping)]))
+    return [Placed(dims), Placed(lab)], [Placed(dims), Placed(lab)]
+
+
+@spmd_rule("pd_op.embedding")
+def embedding(op, inputs):
+    """``embedding.cc``: the result is the ids' layout plus the table's column axis; a table
+    sharded along its rows (the vocabulary) gives a Partial(SUM) result over that mesh dim."""
+    ids, table = _inputs(op, inputs)[:2]
+    row, col = table.dims_mapping
+    out = tuple(m if m != col else -1 for m in ids.dims_mapping) + (col,)
+    partial = ((row, "SUM"),) if row != -1 else ()
+    return [Placed(tuple(m if m != col else -1 for m in ids.dims_mapping)), table], \
+        [Placed(out, partial)]
+
+
+@spmd_rule("pd_op.reshape")
+def reshape(op, inputs):
+    """``reshape.cc`` (dim_trans), for the splits and merges of consecutive axes: axes are
+    grouped where the running products of both shapes meet; in a group, the first input axis's
+    sharding goes to the first output axis (when its size divides), any other sharded input axis
+    of the group is required replicated."""
+    x = _inputs(op, inputs)[0]
+    src = _shape(op.operands[0])
+    dst = list(op.results[0].type.shape)
+    if -1 in src or -1 in dst:
+        return [x.replicated_partial()] + [Placed((-1,) * _rank(v)) for v in op.operands[1:]], \
+            [Placed((-1,) * len(dst), x.partial)]
+    required, out = list(x.dims_mapping), [-1] * len(dst)
+    i = j = 0
+    while i < len(src) or j < len(dst):
+        gi, gj = [i], [j]
+        a, b = (src[i] if i < len(src) else 1), (dst[j] if j < len(dst) else 1)
+        i, j = i + 1, j + 1
+        while a != b:
+            if a < b:
+                a *= src[i]
+                gi.append(i)
+                i += 1
+            else:
+                b *= dst[j]
+                gj.append(j)
+                j += 1
+        gi = [k for k in gi if k < len(src)]
+        gj = [k for k in gj if k < len(dst)]
+        for k in gi[1:]:
+            required[k] = -1
+        if gi and gj and required[gi[0]] != -1 and dst[gj[0]] % 1 == 0:
+            out[gj[0]] = required[gi[0]]
+    rest = [Placed((-1,) * _rank(v)) for v in op.operands[1:]]
+    return [Placed(tuple(required), x.partial)] + rest, [Placed(tuple(out), x.partial)]
 
 
 def _merge(mappings: list[int]) -> int:
@@ -95,14 +168,28 @@ def elementwise_binary(op, inputs):
     required in that layout on its own axes; a Partial operand is required Replicate unless every
     operand is Partial on the same mesh dims of an add/subtract, which then stays Partial."""
     ins = _inputs(op, inputs)
+    shapes = [_shape(v) for v in op.operands]
     out_rank = max(len(p.dims_mapping) for p in ins)
-    padded = [(-1,) * (out_rank - len(p.dims_mapping)) + p.dims_mapping for p in ins]
-    merged = tuple(_merge([p[axis] for p in padded]) for axis in range(out_rank))
+    out_shape = [max([s[a - out_rank + len(s)] for s in shapes if a - out_rank + len(s) >= 0])
+                 for a in range(out_rank)]
+
+    def padded(p, shape):
+        # a broadcast axis (size 1 against a larger one) takes no part ("1" in Paddle's notation)
+        lead = out_rank - len(shape)
+        return [-1] * lead + [-1 if shape[k] == 1 and out_shape[lead + k] != 1 else m
+                              for k, m in enumerate(p.dims_mapping)]
+
+    pads = [padded(p, sh) for p, sh in zip(ins, shapes)]
+    merged = tuple(_merge([p[axis] for p in pads]) for axis in range(out_rank))
     partials = {p.partial for p in ins}
     keep_partial = (len(partials) == 1 and ins[0].partial
                     and op.name in ("pd_op.add", "pd_op.subtract"))
     partial = ins[0].partial if keep_partial else ()
-    required = [Placed(merged[out_rank - len(p.dims_mapping):], partial) for p in ins]
+    required = []
+    for p, sh in zip(ins, shapes):
+        lead = out_rank - len(sh)
+        required.append(Placed(tuple(-1 if sh[k] == 1 and out_shape[lead + k] != 1
+                                     else merged[lead + k] for k in range(len(sh))), partial))
     return required, [Placed(merged, partial)]
 
 
@@ -116,9 +203,25 @@ def matmul(op, inputs):
     x_row, x_k = (-1, -2) if tx else (-2, -1)
     y_k, y_col = (-1, -2) if ty else (-2, -1)
     k = _merge([xm[x_k], ym[y_k]])
+    rank = max(len(xm), len(ym))
+    xb = [-1] * (rank - len(xm)) + xm[:-2]
+    yb = [-1] * (rank - len(ym)) + ym[:-2]
+    batch = [_merge([a, b]) for a, b in zip(xb, yb)]
+    free = batch + [xm[x_row], ym[y_col]]
+    # a mesh dim claimed by an output axis and by the contraction goes to the output axis
+    # (what Paddle 3.3.1 prints for a column-parallel Linear fed a hidden-sharded input)
+    if k in free:
+        k = -1
+    seen: set = set()
+    for i, m in enumerate(free):
+        if m != -1 and m in seen:
+            free[i] = -1
+        seen.add(m)
     xm[x_k] = ym[y_k] = k
-    batch = xm[:-2]
-    out = tuple(batch) + (xm[x_row], ym[y_col])
+    xm[x_row], ym[y_col] = free[-2], free[-1]
+    xm[:-2] = free[rank - len(xm):-2] if len(xm) > 2 else []
+    ym[:-2] = free[rank - len(ym):-2] if len(ym) > 2 else []
+    out = tuple(free)
     partial = ((k, "SUM"),) if k != -1 else ()
     return [Placed(tuple(xm)), Placed(tuple(ym))], [Placed(out, partial)]
 
@@ -244,6 +347,8 @@ SHAPE_RULES: dict[str, Callable] = {
     **{name: _broadcast for name in (
         "pd_op.add", "pd_op.subtract", "pd_op.multiply", "pd_op.divide", "pd_op.maximum",
         "pd_op.minimum")},
+    "pd_op.pow": _same_as_first,
+    "pd_op.softmax": _same_as_first,
     "pd_op.matmul": _matmul_shape,
     "pd_op.layer_norm": _layer_norm_shape,
     "pd_op.transpose": _transpose_shape,
