@@ -184,6 +184,16 @@ PARALLELIZE_CONFIGS.update({
                                "mp_config": {"parallelize_plan": _LLAMA_MP},
                                "dp_config": {"sharding_level": 0}},
                               plan_keys=_LLAMA_KEYS, micro_batches=2, global_batch=4, **_LLAMA),
+    # the seed's plan shape: sequence parallel between the embedding and the head
+    "llama_mp2_sp": _par("llama", [1, 2], ["dp", "mp"], {"mp_config": {"parallelize_plan": {
+        **{k: v for k, v in _LLAMA_MP.items() if k != "embed_tokens"},
+        "embed_tokens": ["ColWiseParallel", "SequenceParallelBegin"],
+        "layers.*.self_attn": {"kind": "SequenceParallelDisable"},
+        "layers.*.mlp": {"kind": "SequenceParallelDisable", "need_transpose": False},
+        "lm_head": "SequenceParallelEnd"}}},
+        plan_keys={**_LLAMA_KEYS, "layers.*.self_attn": "LlamaDecoderLayer*/LlamaAttention",
+                   "layers.*.mlp": "LlamaDecoderLayer*/LlamaMLP", "lm_head": "Linear"},
+        global_batch=2, **_LLAMA),
 })
 
 # the parallelize configurations that get an `examples/<cfg>/` folder

@@ -118,6 +118,13 @@ def embedding(op, inputs):
         [Placed(out, partial)]
 
 
+def _product(xs) -> int:
+    out = 1
+    for x in xs:
+        out *= x
+    return out
+
+
 @spmd_rule("pd_op.reshape")
 def reshape(op, inputs):
     """``reshape.cc`` (dim_trans), for the splits and merges of consecutive axes: axes are
@@ -126,8 +133,8 @@ def reshape(op, inputs):
     of the group is required replicated."""
     x = _inputs(op, inputs)[0]
     src = _shape(op.operands[0])
-    dst = list(op.results[0].type.shape)
-    if -1 in src or -1 in dst:
+    dst = (result_shapes(op) or [list(op.results[0].type.shape)])[0]
+    if -1 in src or -1 in dst or _product(src) != _product(dst):
         return [x.replicated_partial()] + [Placed((-1,) * _rank(v)) for v in op.operands[1:]], \
             [Placed((-1,) * len(dst), x.partial)]
     required, out = list(x.dims_mapping), [-1] * len(dst)
@@ -339,7 +346,46 @@ def _transpose_shape(op):
     return [[x[p % len(x)] for p in op.attributes.get("perm", [])]]
 
 
+def _reduction_shape(op):
+    x = _shape(op.operands[0])
+    axes = _int_array(op.operands[1]) if len(op.operands) > 1 else None
+    axes = list(range(len(x))) if not axes else [a % len(x) for a in axes]
+    keep = bool(op.attributes.get("keepdim"))
+    return [[1 if a in axes else n for a, n in enumerate(x) if keep or a not in axes]]
+
+
+def _reshape_shape(op):
+    x = _shape(op.operands[0])
+    target = _int_array(op.operands[1]) if len(op.operands) > 1 else None
+    if target is None:
+        return None
+    out = [x[i] if t == 0 else t for i, t in enumerate(target)]
+    if -1 in out:
+        known = 1
+        for t in out:
+            known *= t if t != -1 else 1
+        total = 1
+        for n in x:
+            total *= n
+        out[out.index(-1)] = total // known if known else -1
+    return [out]
+
+
+def _embedding_shape(op):
+    return [_shape(op.operands[0]) + [_shape(op.operands[1])[1]]]
+
+
+def _cross_entropy_shape(op):
+    x = _shape(op.operands[0])
+    return [x, x[:-1] + [1]]
+
+
 SHAPE_RULES: dict[str, Callable] = {
+    "pd_op.mean": _reduction_shape,
+    "pd_op.sum": _reduction_shape,
+    "pd_op.reshape": _reshape_shape,
+    "pd_op.embedding": _embedding_shape,
+    "pd_op.cross_entropy_with_softmax": _cross_entropy_shape,
     **{name: _same_as_first for name in (
         "pd_op.relu", "pd_op.square", "pd_op.exp", "pd_op.tanh", "pd_op.gelu", "pd_op.silu",
         "pd_op.sigmoid", "pd_op.sqrt", "pd_op.rsqrt", "pd_op.log", "pd_op.cast", "pd_op.assign",
