@@ -41,7 +41,8 @@ class RunResult:
 FUNCTION_MODULES = ("rulepass.engine.paddle.functions", "rulepass.engine.paddle.functions_dist",
                     "rulepass.engine.paddle.functions_reshard",
                     "rulepass.engine.paddle.functions_global",
-                    "rulepass.engine.paddle.vpp_global")
+                    "rulepass.engine.paddle.vpp_global",
+                    "rulepass.engine.paddle.functions_parallelize")
 
 
 def import_function_modules() -> None:

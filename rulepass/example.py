@@ -2,6 +2,8 @@
 it too):
 
 - ``forward.pir`` — the forward dist program as Paddle prints it after ``apply_mix2dist_pass``;
+  or instead ``serial.pir`` + ``plan.toml``, which ``rulepass run`` parallelizes first
+  (``rulepass/parallelize.py``);
 - ``config.toml`` — ``[parallel]`` world_size, pp, vpp, mp, dp, schedule, micro_batches,
   seg_method; ``[train]`` optimizer, lr (steps optional); ``[check]`` rtol (default 1e-5),
   atol (our addition, default 0: a value passes when
@@ -141,6 +143,36 @@ def parse_config(text: str, file: Path) -> tuple[ParallelConfig, dict, dict]:
     return pc, config.get("train", {}), config.get("check", {})
 
 
+def _forward_text(root: Path, pc: ParallelConfig) -> str:
+    """``forward.pir``, or the forward dist program ``rulepass parallelize`` makes from
+    ``serial.pir`` and ``plan.toml`` (``shared/spec/parallel-plan.md``, last section); the
+    plan's mesh degrees must be the config's."""
+    forward_file, serial_file, plan_file = root / "forward.pir", root / "serial.pir", root / "plan.toml"
+    if not serial_file.exists():
+        try:
+            return forward_file.read_text()
+        except FileNotFoundError:
+            raise ExampleError(f"{forward_file}: missing (the example needs it, or serial.pir "
+                               "and plan.toml)") from None
+    if forward_file.exists():
+        raise ExampleError(f"{root}: holds both forward.pir and serial.pir; keep one (serial.pir "
+                           "with plan.toml is parallelized first)")
+    if not plan_file.exists():
+        raise ExampleError(f"{plan_file}: missing (serial.pir needs a plan)")
+    from rulepass.engine.paddle.plan import load_plan
+    from rulepass.engine.pir.parse import parse_program
+    from rulepass.engine.pir.printer import print_program
+    from rulepass.parallelize import parallelize
+
+    plan = load_plan(plan_file.read_text(), str(plan_file))
+    for dim in ("pp", "mp", "dp"):
+        if plan.degree(dim) != getattr(pc, dim):
+            raise ExampleError(f"{plan_file}: the mesh's {dim} degree is {plan.degree(dim)} but "
+                               f"config.toml says {dim} = {getattr(pc, dim)}")
+    program = parse_program(serial_file.read_text(), filename=str(serial_file))
+    return print_program(parallelize(program, plan, file=str(plan_file)))
+
+
 def load_example(path) -> Example:
     """Read and check the example folder ``path``; :class:`ExampleError` on any problem."""
     root = Path(path)
@@ -163,11 +195,7 @@ def load_example(path) -> Example:
     atol = check.get("atol", 0.0)
     if not isinstance(atol, (int, float)) or isinstance(atol, bool) or atol < 0:
         raise ExampleError(f"{config_file}: [check] atol must be a number >= 0")
-    forward_file = root / "forward.pir"
-    try:
-        forward_text = forward_file.read_text()
-    except FileNotFoundError:
-        raise ExampleError(f"{forward_file}: missing (the example needs it)") from None
+    forward_text = _forward_text(root, pc)
     reference_file = root / "reference.json"
     losses = None
     try:

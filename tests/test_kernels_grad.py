@@ -70,6 +70,15 @@ def test_scale_square_and_cast_grads(xp):
     assert grad.dtype == np.float64
 
 
+def test_pow_and_its_grad(xp):
+    # the LLaMA RMSNorm's x.pow(2) (tests/data/paddle/llama_*): y a float attribute
+    x, weight = rng.standard_normal((3, 2)), rng.standard_normal((3, 2))
+    np.testing.assert_allclose(run(xp, "pd_op.pow", [x], {"y": 2})[0], x * x)
+    np.testing.assert_allclose(run(xp, "pd_op.pow", [np.abs(x)], {"y": 1.5})[0], np.abs(x) ** 1.5)
+    (grad,) = run(xp, "pd_op.pow_grad", [x, weight], {"y": 3})
+    expect_grad(xp, "pd_op.pow", [x], {"y": 3}, 0, grad, weight=weight)
+
+
 # ---- matmul -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(

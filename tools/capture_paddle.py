@@ -82,6 +82,7 @@ CONFIGS: dict[str, dict] = {
 }
 # configurations built through dist.parallelize (tools/paddle_parallelize_models.py)
 CONFIGS.update(pm.GLOBAL_CONFIGS)
+CONFIGS.update(pm.PARALLELIZE_CONFIGS)
 # the configurations `examples/<cfg>/` is refreshed for
 EXAMPLE_CONFIGS = [name for name, cfg in CONFIGS.items() if cfg["kind"] != "parallelize"]
 EXAMPLE_CONFIGS += pm.EXAMPLES
@@ -244,9 +245,22 @@ def make_optimizer(cfg: dict, parameters):
     return paddle.optimizer.SGD(learning_rate=LEARNING_RATE, parameters=parameters)
 
 
+def make_loss(cfg: dict):
+    """``nn.MSELoss()``, or ``nn.CrossEntropyLoss()`` for a token model (``cfg["vocab"]``)."""
+    from paddle import nn
+
+    return nn.CrossEntropyLoss() if "vocab" in cfg else nn.MSELoss()
+
+
 def make_data(cfg: dict) -> tuple[np.ndarray, np.ndarray]:
-    """Inputs and labels shaped [steps, global batch, ...], float32."""
+    """Inputs and labels shaped [steps, global batch, ...], float32 (int64 token ids
+    ``[.., seq]`` and labels ``[.., seq, 1]`` for a token model)."""
     rng = np.random.default_rng(SEED)
+    if "vocab" in cfg:
+        shape = [STEPS, cfg["global_batch"], cfg["seq"]]
+        x = rng.integers(0, cfg["vocab"], shape).astype("int64")
+        y = rng.integers(0, cfg["vocab"], shape + [1]).astype("int64")
+        return x, y
     if cfg.get("seq_first"):  # [steps, seq, batch, ...]: the loader stacks sequence positions
         feature, label = [cfg["batch"], cfg["hidden"]], [cfg["batch"], cfg["out"]]
     elif "seq" in cfg:
@@ -522,7 +536,7 @@ def capture(cfg_name: str, rank: int, layers: int | None = None,
     strategy = make_strategy(cfg)
 
     try:
-        dist_model = dist.to_static(model, dist_loader, nn.MSELoss(), optimizer, strategy)
+        dist_model = dist.to_static(model, dist_loader, make_loss(cfg), optimizer, strategy)
         dist_model.train()
     except Exception as exc:  # record what failed; keep the stages captured so far
         import traceback
@@ -594,14 +608,16 @@ def capture_serial(cfg_name: str) -> None:
 
     engine_mod.apply_mix2dist_pass = mix2dist
     model, _ = build_model(cfg, distributed=False)
-    (DATA_DIR / cfg_name / "plan.toml").write_text(pm.plan_toml(cfg, model))
+    if not cfg.get("param_on_global_mesh"):  # a user's own shard_tensor is no plan key
+        (DATA_DIR / cfg_name / "plan.toml").write_text(pm.plan_toml(cfg, model))
     optimizer = make_optimizer(cfg, model.parameters())
     x, y = make_data(cfg)
     micro = dict(cfg, global_batch=cfg["global_batch"] // cfg["micro_batches"])
     strategy = dist.Strategy()
     strategy.auto_mode = "semi"
     try:
-        dist_model = dist.to_static(model, make_loader(micro), nn.MSELoss(), optimizer, strategy)
+        dist_model = dist.to_static(model, make_loader(micro), make_loss(cfg), optimizer,
+                                    strategy)
         dist_model.train()
     except Printed:
         return
@@ -631,7 +647,7 @@ def reference(cfg_name: str) -> None:
 
     x, y = make_data(cfg)
     optimizer = make_optimizer(cfg, model.parameters())
-    loss_fn = nn.MSELoss()
+    loss_fn = make_loss(cfg)
     losses = []
     for step in range(STEPS):
         loss = loss_fn(model(paddle.to_tensor(x[step])), paddle.to_tensor(y[step]))
@@ -689,8 +705,12 @@ def write_example(cfg_name: str) -> None:
     src = DATA_DIR / cfg_name
     dst = EXAMPLES_DIR / cfg_name
     dst.mkdir(parents=True, exist_ok=True)
-    forward = sorted((src / "rank0").glob("*_forward_dist.pir"))[0]
-    shutil.copyfile(forward, dst / "forward.pir")
+    if cfg_name in pm.SERIAL_EXAMPLES:  # the serial program and its plan: `rulepass run`
+        for name in ("serial.pir", "plan.toml"):  # parallelizes first
+            shutil.copyfile(src / name, dst / name)
+    else:
+        forward = sorted((src / "rank0").glob("*_forward_dist.pir"))[0]
+        shutil.copyfile(forward, dst / "forward.pir")
     for name in ("params.npz", "data.npz", "reference.json", "params_final.npz",
                  "opt_state.npz", "opt_state_final.npz"):
         if (src / name).exists():
@@ -699,9 +719,16 @@ def write_example(cfg_name: str) -> None:
         schedule = f'schedule = "{cfg["schedule"]}"\n'
     else:
         schedule = '# no pipeline in Paddle\'s run; with pp = 1 the schedule is moot\nschedule = "FThenB"\n'
+    if cfg_name in pm.SERIAL_EXAMPLES:
+        header = ["# Captured from PaddlePaddle 3.3.1 by tools/capture_paddle.py: serial.pir is the",
+                  "# model without distribution, plan.toml its dist.parallelize config; `rulepass",
+                  "# run` parallelizes first (Paddle's own result: tests/data/paddle/<cfg>/)."]
+    else:
+        header = ["# Captured from PaddlePaddle 3.3.1 by tools/capture_paddle.py; forward.pir is "
+                  "rank 0's",
+                  "# forward_dist stage (the global view after mix2dist and forward op roles)."]
     lines = [
-        "# Captured from PaddlePaddle 3.3.1 by tools/capture_paddle.py; forward.pir is rank 0's",
-        "# forward_dist stage (the global view after mix2dist and forward op roles).",
+        *header,
         "[parallel]",
         f"world_size = {cfg['world_size']}",
         f"pp = {cfg['pp']}",

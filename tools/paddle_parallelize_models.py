@@ -56,8 +56,151 @@ for _sched, _layers in (("1F1B", 2), ("VPP", 4)):
     GLOBAL_CONFIGS[f"gm_gparam_pp2_{'vpp2' if _sched == 'VPP' else '1f1b'}"] = _pp(
         "param", _sched, _layers, "1d", param_on_global_mesh=True)
 
+
+def _par(model: str, mesh_shape: list, mesh_dims: list, config: dict, *, layers: int = 2,
+         schedule: str = "none", micro_batches: int = 1, global_batch: int = 8,
+         plan_keys: dict | None = None, **extra) -> dict:
+    """A dist.parallelize configuration (issue 14) of the model family `model`
+    (``mlp``: ParallelMLP, ``encdec``: EncDecMLP, ``sp``: SequenceMLP)."""
+    size = dict(zip(mesh_dims, mesh_shape))
+    pp, mp, dp = size.get("pp", 1), size.get("mp", 1), size.get("dp", 1)
+    vpp = 2 if schedule == "VPP" else 1
+    if pp > 1 and schedule == "none":
+        schedule = "1F1B"
+    cfg = dict(kind="parallelize", model=model, world_size=int(np.prod(mesh_shape)),
+               pp=pp, vpp=vpp, mp=mp, dp=dp, schedule=schedule, micro_batches=micro_batches,
+               global_batch=global_batch, layers=layers,
+               seg_method="MyLinear" if vpp > 1 else "",
+               mesh_shape=mesh_shape, mesh_dims=mesh_dims, **_SHAPE, config=config,
+               plan_keys=plan_keys or {})
+    cfg.update(extra)
+    return cfg
+
+
+_COLROW = {"layers.*.linear0": "ColWiseParallel", "layers.*.linear1": "RowWiseParallel"}
+_COLROW_KEYS = {"layers.*.linear0": "MyLinear*/Linear", "layers.*.linear1": "MyLinear*/Linear_1"}
+
+# batch 2 (issue 14): every form of the three configs, alone and combined
+PARALLELIZE_CONFIGS: dict[str, dict] = {
+    # pp: split_spec as a string (with a LayerNorm before the blocks and a scale after them:
+    # ops outside the named layers), as a list of two prefixes, as a dict with SplitPoint.END,
+    # a layer count that does not divide (Paddle's divide_list_indices), VPP
+    "par_pp2_str": _par("mlp", [2], ["pp"], {"pp_config": {"split_spec": "layers"}},
+                        layers=4, micro_batches=4, pre_norm=True, post_scale=True),
+    "par_pp2_list": _par("encdec", [2], ["pp"],
+                         {"pp_config": {"split_spec": ["encoder", "decoder"]}},
+                         layers=2, micro_batches=4),
+    "par_pp2_dict": _par("mlp", [2], ["pp"],
+                         {"pp_config": {"split_spec": {"layers.0": "END"}}},
+                         layers=3, micro_batches=4),
+    "par_pp2_uneven": _par("mlp", [2], ["pp"], {"pp_config": {"split_spec": "layers"}},
+                           layers=3, micro_batches=4),
+    "par_pp2_vpp2": _par("mlp", [2], ["pp"], {"pp_config": {"split_spec": "layers"}},
+                         layers=4, micro_batches=4, schedule="VPP"),
+    # mp: ColWise/RowWise on [batch, seq, hidden] inputs; a head ColWise with gather_output;
+    # a parameter key (only the head's weight split)
+    "par_mp2_colrow": _par("mlp", [2], ["mp"],
+                           {"mp_config": {"parallelize_plan": _COLROW}},
+                           plan_keys=_COLROW_KEYS, global_batch=4, seq=4),
+    "par_mp2_gather": _par("mlp", [1, 2], ["dp", "mp"],
+                           {"mp_config": {"parallelize_plan": {
+                               **_COLROW, "head": {"kind": "ColWiseParallel",
+                                                   "gather_output": True}}}},
+                           plan_keys={**_COLROW_KEYS, "head": "Linear"},
+                           global_batch=4, seq=4, layers=1),
+    "par_mp2_param_key": _par("mlp", [2], ["mp"],
+                              {"mp_config": {"parallelize_plan": {
+                                  **_COLROW, "head.weight": "ColWiseParallel"}}},
+                              plan_keys={**_COLROW_KEYS, "head.weight": "Linear.weight"},
+                              global_batch=4, seq=4, layers=1),
+    # mp + sequence parallel markers (c_split needs a "dp" mesh dimension)
+    "par_mp2_sp": _par("sp", [1, 2], ["dp", "mp"],
+                       {"mp_config": {"parallelize_plan": {
+                           "embed": "SequenceParallelBegin",
+                           "mlp.linear0": "ColWiseParallel", "mlp.linear1": "RowWiseParallel",
+                           "mlp": {"kind": "SequenceParallelDisable", "need_transpose": False},
+                           "head": "SequenceParallelEnd"}}},
+                       plan_keys={"embed": "Linear", "mlp.linear0": "MyLinear/Linear",
+                                  "mlp.linear1": "MyLinear/Linear_1", "mlp": "MyLinear",
+                                  "head": "Linear_1"},
+                       global_batch=2, seq=4),
+    "par_mp2_sp_enable": _par("sp", [1, 2], ["dp", "mp"],
+                              {"mp_config": {"parallelize_plan": {
+                                  "mlp.linear0": "ColWiseParallel",
+                                  "mlp.linear1": "RowWiseParallel",
+                                  "norm": "SequenceParallelEnable"}}},
+                              plan_keys={"mlp.linear0": "MyLinear/Linear",
+                                         "mlp.linear1": "MyLinear/Linear_1",
+                                         "norm": "LayerNorm"},
+                              global_batch=2, seq=4),
+    # dp (sharding_level 0) alone and with pp / mp
+    "par_dp2": _par("mlp", [2], ["dp"], {"dp_config": {"sharding_level": 0}}),
+    "par_dp2_pp2": _par("mlp", [2, 2], ["dp", "pp"],
+                        {"pp_config": {"split_spec": "layers"},
+                         "dp_config": {"sharding_level": 0}}, micro_batches=2),
+    "par_pp2_mp2": _par("mlp", [2, 2], ["pp", "mp"],
+                        {"pp_config": {"split_spec": "layers"},
+                         "mp_config": {"parallelize_plan": _COLROW}},
+                        plan_keys=_COLROW_KEYS, micro_batches=2, global_batch=4, seq=4),
+    "par_dp2_mp2": _par("mlp", [2, 2], ["dp", "mp"],
+                        {"mp_config": {"parallelize_plan": _COLROW},
+                         "dp_config": {"sharding_level": 0}},
+                        plan_keys=_COLROW_KEYS, global_batch=4, seq=4),
+}
+
+# a small LLaMA (the seed test's model): more ops, an embedding, cross-entropy
+_LLAMA = dict(vocab=16, heads=2, seq=4)
+_LLAMA_MP = {"embed_tokens": "ColWiseParallel",
+             "layers.*.self_attn.q_proj": "ColWiseParallel",
+             "layers.*.self_attn.k_proj": "ColWiseParallel",
+             "layers.*.self_attn.v_proj": "ColWiseParallel",
+             "layers.*.self_attn.o_proj": "RowWiseParallel",
+             "layers.*.mlp.gate_proj": "ColWiseParallel",
+             "layers.*.mlp.up_proj": "ColWiseParallel",
+             "layers.*.mlp.down_proj": "RowWiseParallel",
+             "lm_head.weight": "ColWiseParallel"}
+_LLAMA_KEYS = {"embed_tokens": "Embedding",
+               "layers.*.self_attn.q_proj": "LlamaDecoderLayer*/LlamaAttention/Linear",
+               "layers.*.self_attn.k_proj": "LlamaDecoderLayer*/LlamaAttention/Linear_1",
+               "layers.*.self_attn.v_proj": "LlamaDecoderLayer*/LlamaAttention/Linear_2",
+               "layers.*.self_attn.o_proj": "LlamaDecoderLayer*/LlamaAttention/Linear_3",
+               "layers.*.mlp.gate_proj": "LlamaDecoderLayer*/LlamaMLP/Linear",
+               "layers.*.mlp.up_proj": "LlamaDecoderLayer*/LlamaMLP/Linear_1",
+               "layers.*.mlp.down_proj": "LlamaDecoderLayer*/LlamaMLP/Linear_2",
+               "lm_head.weight": "Linear.weight"}
+PARALLELIZE_CONFIGS.update({
+    "llama_pp2": _par("llama", [2], ["pp"], {"pp_config": {"split_spec": "layers"}},
+                      micro_batches=2, global_batch=4, **_LLAMA),
+    "llama_pp2_global": _par("llama", [2], ["pp"],
+                             {"pp_config": {"split_spec": "layers",
+                                            "global_spec": "global_layer"}},
+                             micro_batches=2, global_batch=4, global_kind="none", **_LLAMA),
+    "llama_mp2": _par("llama", [2], ["mp"], {"mp_config": {"parallelize_plan": _LLAMA_MP}},
+                      plan_keys=_LLAMA_KEYS, global_batch=2, **_LLAMA),
+    "llama_dp2": _par("llama", [2], ["dp"], {"dp_config": {"sharding_level": 0}},
+                      global_batch=4, **_LLAMA),
+    "llama_dp_pp_mp_3d": _par("llama", [1, 2, 1], ["dp", "pp", "mp"],
+                              {"pp_config": {"split_spec": "layers"},
+                               "mp_config": {"parallelize_plan": _LLAMA_MP},
+                               "dp_config": {"sharding_level": 0}},
+                              plan_keys=_LLAMA_KEYS, micro_batches=2, global_batch=4, **_LLAMA),
+    # the seed's plan shape: sequence parallel between the embedding and the head
+    "llama_mp2_sp": _par("llama", [1, 2], ["dp", "mp"], {"mp_config": {"parallelize_plan": {
+        **{k: v for k, v in _LLAMA_MP.items() if k != "embed_tokens"},
+        "embed_tokens": ["ColWiseParallel", "SequenceParallelBegin"],
+        "layers.*.self_attn": {"kind": "SequenceParallelDisable"},
+        "layers.*.mlp": {"kind": "SequenceParallelDisable", "need_transpose": False},
+        "lm_head": "SequenceParallelEnd"}}},
+        plan_keys={**_LLAMA_KEYS, "layers.*.self_attn": "LlamaDecoderLayer*/LlamaAttention",
+                   "layers.*.mlp": "LlamaDecoderLayer*/LlamaMLP", "lm_head": "Linear"},
+        global_batch=2, **_LLAMA),
+})
+
 # the parallelize configurations that get an `examples/<cfg>/` folder
 EXAMPLES = ["gm_none_pp2_1f1b", "gm_param_pp2_1f1b", "gm_param_pp2_1f1b_3d"]
+# ... of which these hold serial.pir + plan.toml instead of forward.pir (one per parallelism)
+SERIAL_EXAMPLES = ["par_pp2_str", "par_mp2_colrow", "par_dp2"]
+EXAMPLES += SERIAL_EXAMPLES
 
 
 def mesh_of(cfg: dict):
@@ -132,8 +275,160 @@ def build_model(cfg: dict):
                 x = layer(x, g)
             return self.head(x)
 
+    class MyLinear(nn.Layer):
+        """x -> linear1(relu(linear0(x)))."""
+
+        def __init__(self):
+            super().__init__()
+            self.linear0 = nn.Linear(cfg["hidden"], cfg["inter"])
+            self.linear1 = nn.Linear(cfg["inter"], cfg["hidden"])
+
+        def forward(self, x):
+            return self.linear1(F.relu(self.linear0(x)))
+
+    class EncoderBlock(MyLinear):
+        pass
+
+    class DecoderBlock(MyLinear):
+        pass
+
+    class ParallelMLP(nn.Layer):
+        """[LayerNorm], N x MyLinear, [x * 2], head Linear(hidden -> out)."""
+
+        def __init__(self):
+            super().__init__()
+            self.norm = nn.LayerNorm(cfg["hidden"]) if cfg.get("pre_norm") else None
+            self.layers = nn.LayerList([MyLinear() for _ in range(cfg["layers"])])
+            self.head = nn.Linear(cfg["hidden"], cfg["out"])
+
+        def forward(self, x):
+            if self.norm is not None:
+                x = self.norm(x)
+            for layer in self.layers:
+                x = layer(x)
+            if cfg.get("post_scale"):
+                x = x * 2.0
+            return self.head(x)
+
+    class EncDecMLP(nn.Layer):
+        """N x EncoderBlock, N x DecoderBlock, head Linear: split_spec as a list of prefixes."""
+
+        def __init__(self):
+            super().__init__()
+            self.encoder = nn.LayerList([EncoderBlock() for _ in range(cfg["layers"])])
+            self.decoder = nn.LayerList([DecoderBlock() for _ in range(cfg["layers"])])
+            self.head = nn.Linear(cfg["hidden"], cfg["out"])
+
+        def forward(self, x):
+            for layer in list(self.encoder) + list(self.decoder):
+                x = layer(x)
+            return self.head(x)
+
+    class SequenceMLP(nn.Layer):
+        """[batch, seq, hidden]: embed Linear, LayerNorm, MyLinear (mp), head Linear; the
+        sequence-parallel markers go on embed/mlp/head or on the norm."""
+
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Linear(cfg["hidden"], cfg["hidden"])
+            self.norm = nn.LayerNorm(cfg["hidden"])
+            self.mlp = MyLinear()
+            self.head = nn.Linear(cfg["hidden"], cfg["out"])
+
+        def forward(self, x):
+            h = self.norm(self.embed(x))
+            return self.head(self.mlp(h) + h)
+
+    class LlamaRMSNorm(nn.Layer):
+        """x * rsqrt(mean(x^2, -1) + eps) * weight (the seed test's RMSNorm, written out)."""
+
+        def __init__(self):
+            super().__init__()
+            self.weight = self.create_parameter(
+                [cfg["hidden"]], dtype="float32",
+                default_initializer=nn.initializer.Constant(1.0))
+
+        def forward(self, x):
+            variance = x.pow(2).mean(-1, keepdim=True)
+            return paddle.rsqrt(variance + 1e-6) * x * self.weight
+
+    class LlamaAttention(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            h = cfg["hidden"]
+            self.q_proj = nn.Linear(h, h, bias_attr=False)
+            self.k_proj = nn.Linear(h, h, bias_attr=False)
+            self.v_proj = nn.Linear(h, h, bias_attr=False)
+            self.o_proj = nn.Linear(h, h, bias_attr=False)
+
+        def forward(self, x):
+            b, s, h = x.shape
+            heads = cfg["heads"]
+
+            def split(t):
+                return t.reshape([b, s, heads, h // heads]).transpose([0, 2, 1, 3])
+
+            q, k, v = split(self.q_proj(x)), split(self.k_proj(x)), split(self.v_proj(x))
+            scores = paddle.matmul(q, k, transpose_y=True) * (1.0 / (h // heads) ** 0.5)
+            out = paddle.matmul(F.softmax(scores, axis=-1), v)
+            return self.o_proj(out.transpose([0, 2, 1, 3]).reshape([b, s, h]))
+
+    class LlamaMLP(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            h, i = cfg["hidden"], cfg["inter"]
+            self.gate_proj = nn.Linear(h, i, bias_attr=False)
+            self.up_proj = nn.Linear(h, i, bias_attr=False)
+            self.down_proj = nn.Linear(i, h, bias_attr=False)
+
+        def forward(self, x):
+            return self.down_proj(F.silu(self.gate_proj(x)) * self.up_proj(x))
+
+    class LlamaDecoderLayer(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.input_layernorm = LlamaRMSNorm()
+            self.self_attn = LlamaAttention()
+            self.post_attention_layernorm = LlamaRMSNorm()
+            self.mlp = LlamaMLP()
+
+        def forward(self, x, g=None):
+            residual = x if g is None else x + g
+            x = residual + self.self_attn(self.input_layernorm(x))
+            return x + self.mlp(self.post_attention_layernorm(x))
+
+    class TinyLlama(nn.Layer):
+        """The seed test's LLaMA shape, small: embedding, [global layer], decoder layers,
+        RMSNorm, lm_head; cross-entropy loss on token ids."""
+
+        def __init__(self):
+            super().__init__()
+            self.embed_tokens = nn.Embedding(cfg["vocab"], cfg["hidden"])
+            kind = cfg.get("global_kind")
+            self.global_layer = {"none": GlobalOutputNet, "param": GlobalParam}[kind]() \
+                if kind else None
+            self.layers = nn.LayerList([LlamaDecoderLayer() for _ in range(cfg["layers"])])
+            self.norm = LlamaRMSNorm()
+            self.lm_head = nn.Linear(cfg["hidden"], cfg["vocab"], bias_attr=False)
+
+        def forward(self, ids):
+            x = self.embed_tokens(ids)
+            g = self.global_layer(None) if self.global_layer is not None else None
+            for layer in self.layers:
+                x = layer(x, g)
+            return self.lm_head(self.norm(x))
+
     paddle.seed(SEED)
     np.random.seed(SEED)
+    model = cfg.get("model", "global")
+    if model == "llama":
+        return TinyLlama()
+    if model == "mlp":
+        return ParallelMLP()
+    if model == "encdec":
+        return EncDecMLP()
+    if model == "sp":
+        return SequenceMLP()
     return GlobalMLP()
 
 

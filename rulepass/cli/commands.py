@@ -191,6 +191,38 @@ def _run_rewrite(args) -> int:
     return 0
 
 
+@command("parallelize")
+def _register_parallelize(sub) -> None:
+    p = sub.add_parser("parallelize", help="make a serial program parallel as a plan says; "
+                                           "stdout holds only the forward dist program")
+    p.add_argument("serial", metavar="SERIAL", help="the serial program (Paddle's print of the "
+                                                    "model without distribution)")
+    p.add_argument("--plan", required=True, metavar="PLAN", help="the plan (plan.toml)")
+    p.add_argument("--rules", action="append", default=[], metavar="PATH",
+                   help="more .rw files or folders (the installed rules/ are always loaded)")
+    p.add_argument("-o", dest="out", metavar="OUT", help="write the program here, not stdout")
+    p.set_defaults(func=_run_parallelize)
+
+
+def _run_parallelize(args) -> int:
+    from rulepass.cli.inputs import load_program, read_text, write_text
+    from rulepass.engine.api import load_rules
+    from rulepass.engine.paddle.plan import load_plan
+    from rulepass.engine.pir.printer import print_program
+    from rulepass.parallelize import check_serial, parallelize
+
+    plan = load_plan(read_text(args.plan), args.plan)
+    program = load_program(args.serial)
+    check_serial(program, args.serial)
+    rules = load_rules(args.rules, installed=True)
+    text = print_program(parallelize(program, plan, rules))
+    if args.out:
+        write_text(args.out, text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 @command("check")
 def _register_check(sub) -> None:
     p = sub.add_parser("check", help="lint rule files and run their test blocks")

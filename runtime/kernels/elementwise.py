@@ -1,5 +1,5 @@
 """Elementwise arithmetic kernels and their gradients: add, subtract, multiply, divide, scale,
-add_n, square.
+add_n, square, pow.
 
 Binary ops broadcast like NumPy (PIR programs always use Paddle's ``axis=-1``); their gradients sum
 ``out_grad`` back to each operand's shape. Each in-place variant (``add_``, ``scale_``, ...) returns
@@ -155,6 +155,20 @@ def add_n(xp: Any, inputs: list, attrs: dict) -> list:
 def square(xp: Any, inputs: list, attrs: dict) -> list:
     """``square(x) -> out = x * x``."""
     return [inputs[0] * inputs[0]]
+
+
+@kernel("pd_op.pow", "pd_op.pow_")
+def pow_(xp: Any, inputs: list, attrs: dict) -> list:
+    """``pow(x) {y} -> out = x ** y`` (``ops.yaml`` pow; ``y`` a float attribute)."""
+    return [inputs[0] ** float(attrs.get("y", 1.0))]
+
+
+@kernel("pd_op.pow_grad", "pd_op.pow_grad_")
+def pow_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``pow_grad(x, out_grad) {y} -> x_grad = y * x ** (y - 1) * out_grad`` (``backward.yaml``)."""
+    x, out_grad = inputs
+    y = float(attrs.get("y", 1.0))
+    return [y * x ** (y - 1.0) * out_grad]
 
 
 @kernel("pd_op.square_grad", "pd_op.square_grad_")

@@ -1,0 +1,180 @@
+"""Functions ``rules/parallelize.rw`` calls to place a serial program's ops (registered with
+:func:`rulepass.engine.rewrite.functions.function`).
+
+They read the plan resolved for the program (:data:`rulepass.engine.paddle.parallelize.RESOLVED`,
+set by :func:`~rulepass.engine.paddle.parallelize.resolve`) and the types the sweep has given the
+ops before; all are live (the sweep retypes as it goes). Absent is returned for a program that has
+no resolved plan, so the rules match nothing there.
+
+- ``planned(o)`` — whether the op's program is being parallelized;
+- ``planned_type(v)`` — a parameter's or input's dist type: its stage mesh, the plan's placement;
+- ``spmd_dist(o)`` — the op dist attribute the op's SPMD rule (:mod:`spmd_rules`) gives from its
+  operands' current types, on their mesh (an op without dist operands: its stage's mesh);
+- ``spmd_type(o, r)`` — result ``r``'s dist type from ``o``'s dist attribute;
+- ``reshard_type(r)``, ``reshard_mesh(r)`` — a hook reshard's result type and op mesh;
+- ``dist_name(name)`` — Paddle's name of a sharded parameter (``linear_0.w_0.dist``).
+"""
+
+from __future__ import annotations
+
+from rulepass.engine.ir.core import Operation, Value
+from rulepass.engine.ir.types import (
+    NULL_DIST,
+    DistTensorType,
+    OperationDistAttr,
+    ProcessMesh,
+    TensorDistAttr,
+)
+from rulepass.engine.paddle import spmd_rules
+from rulepass.engine.paddle.parallelize import RESOLVED
+from rulepass.engine.rewrite.functions import function
+from rulepass.engine.rewrite.values import ABSENT
+
+
+def _value(x) -> Value:
+    return x.results[0] if isinstance(x, Operation) else x
+
+
+@function("planned", live=True)
+def planned(program, op):
+    """True when ``op``'s program has a resolved plan (``rulepass parallelize`` is running)."""
+    return program in RESOLVED
+
+
+@function("dist_name", live=True)
+def dist_name(program, name):
+    """``name + ".dist"``: ``dist.shard_tensor`` renames every parameter it places."""
+    return f"{name}.dist"
+
+
+@function("planned_type", live=True)
+def planned_type(program, x):
+    """The dist type of a ``builtin.parameter`` or ``pd_op.data`` result under the plan."""
+    res = RESOLVED.get(program)
+    if res is None:
+        return ABSENT
+    v = _value(x)
+    op = v.owner
+    mesh = res.mesh_of_stage(res.stage_of(op))
+    rank = len(v.type.shape)
+    if op.name == "builtin.parameter":
+        dims = res.param_dims.get(id(op), (-1,) * rank)
+    else:
+        dims = [-1] * rank
+        # the batch split along dp (a loader's shard_dims="dp"); a dp degree of 1 splits nothing
+        names = list(mesh.dim_names or ())
+        if res.plan.sharding_level is not None and "dp" in names and rank \
+                and mesh.shape[names.index("dp")] > 1:
+            dims[0] = names.index("dp")
+    return DistTensorType(v.type.shape, v.type.dtype, TensorDistAttr(mesh, tuple(dims)))
+
+
+def _attr(v) -> TensorDistAttr | None:
+    if v is None or not isinstance(v.type, DistTensorType):
+        return None
+    return v.type.dist
+
+
+@function("spmd_dist", live=True)
+def spmd_dist(program, op):
+    """The op dist attribute of ``op`` from the SPMD table; absent without a resolved plan.
+    Raises ``KeyError`` naming the op when the table has no rule for it."""
+    res = RESOLVED.get(program)
+    if res is None:
+        return ABSENT
+    inputs = [_attr(v) for v in op.operands]
+    mesh = next((a.mesh for a in inputs if a is not None), None)
+    if mesh is None:
+        mesh = res.mesh_of_stage(res.stage_of(op))
+    operands, results = spmd_rules.infer(op, inputs)
+
+    def entry(p, v):
+        if v is None:
+            return NULL_DIST
+        return TensorDistAttr(mesh, p.dims_mapping, p.partial)
+
+    return OperationDistAttr(mesh, [entry(p, v) for p, v in zip(operands, op.operands)],
+                             [entry(p, r) for p, r in zip(results, op.results)], -1)
+
+
+def _stops(v) -> bool:
+    if v is None or v.owner is None:
+        return True
+    flags = v.owner.attributes.get("stop_gradient")
+    return bool(flags[v.index]) if isinstance(flags, tuple) and len(flags) > v.index else False
+
+
+@function("stop_flags", live=True)
+def stop_flags(program, op):
+    """``op``'s ``stop_gradient`` flags, each also true when every operand stops gradients
+    (Paddle derives a result's flag from its inputs; the dist program's inputs stop them)."""
+    flags = tuple(op.attributes.get("stop_gradient", ()))
+    if not op.operands or not all(_stops(v) for v in op.operands):
+        return flags
+    return tuple(True for _ in flags)
+
+
+@function("own_dist", live=True)
+def own_dist(program, op, mesh):
+    """``op``'s dist attribute on ``mesh`` with the entries of its values' current types (the
+    live counterpart of ``op_dist``, for an op the sweep has just retyped)."""
+    from rulepass.engine.paddle.functions_dist import entry_of
+
+    return OperationDistAttr(mesh, [entry_of(v) for v in op.operands],
+                             [entry_of(r) for r in op.results], -1)
+
+
+@function("spmd_type", live=True)
+def spmd_type(program, op, result):
+    """``result``'s type placed as ``op``'s dist attribute says (its own type when it has none)."""
+    v = _value(result)
+    d = op.dist_attr
+    if d is None or v.index >= len(d.results) or d.results[v.index].is_null:
+        return v.type
+    shapes = spmd_rules.result_shapes(op)
+    shape = shapes[v.index] if shapes is not None else v.type.shape
+    return DistTensorType(shape, v.type.dtype, d.results[v.index])
+
+
+def _union_mesh(a: ProcessMesh, b: ProcessMesh) -> ProcessMesh:
+    if a == b:
+        return a
+    ids = sorted(set(a.process_ids) | set(b.process_ids))
+    return ProcessMesh([len(ids)], ids)
+
+
+@function("reshard_type", live=True)
+def reshard_type(program, r):
+    """The result type of a hook reshard (``plan_reshard`` / ``plan_target`` attributes): to a
+    stage with its operand's placement (``"stage"``), Replicate on the target (``"global"``),
+    Replicate along ``mp`` on its own mesh (``"concat"``, Paddle's c_concat) or sharded along
+    ``mp`` on the sequence axis (``"split"``, c_split: axis 1 when dp shards axis 0, else 0)."""
+    res = RESOLVED.get(program)
+    if res is None:
+        return ABSENT
+    src = r.operands[0].type
+    mode, target = r.attributes["plan_reshard"], int(r.attributes["plan_target"])
+    if mode in ("concat", "split"):
+        mesh = src.mesh
+        names = list(res.mesh_of_stage(target).dim_names)
+        mp = names.index("mp")
+        dims = [-1 if m == mp else m for m in src.dims_mapping]
+        partial = tuple(p for p in src.dist.partial if p[0] != mp)
+        if mode == "split":
+            # Paddle's c_split: the batch is the axis dp shards; the sequence the other one
+            dp = names.index("dp") if "dp" in names else None
+            batch = src.dims_mapping.index(dp) if dp is not None and dp in src.dims_mapping else None
+            dims[1 if batch == 0 else 0] = mp
+        return DistTensorType(src.shape, src.dtype, TensorDistAttr(mesh, tuple(dims), partial))
+    mesh = res.mesh_of_stage(target)
+    if mode == "stage":
+        return DistTensorType(src.shape, src.dtype,
+                              TensorDistAttr(mesh, src.dims_mapping, src.dist.partial))
+    return DistTensorType(src.shape, src.dtype, TensorDistAttr(mesh, (-1,) * len(src.shape)))
+
+
+@function("reshard_mesh", live=True)
+def reshard_mesh(program, src_type, dst_type):
+    """The mesh of a reshard's op dist attribute: the meshes' union as one dimension when they
+    differ (``{shape:[2],process_ids:[0,1]}`` between stages [0] and [1]), else the mesh."""
+    return _union_mesh(src_type.mesh, dst_type.mesh)

@@ -1,0 +1,48 @@
+"""``rulepass parallelize``: a serial program and a plan give the forward dist program.
+
+The steps (``docs/parallelize.md``): read and check the plan (``engine/paddle/plan.py``), resolve
+it against the program (``engine/paddle/parallelize.py``: stages, meshes, placements), insert the
+reshards of Paddle's ``dist.parallelize`` hooks (``engine/paddle/parallelize_hooks.py``), then run
+the ``parallelize`` pass of ``rules/parallelize.rw``, which places every op. The result is what
+Paddle 3.3.1 prints as ``00_forward_dist`` for the same model and config (conformance tests:
+``tests/test_parallelize.py``).
+"""
+
+from __future__ import annotations
+
+from rulepass.engine.ir.core import Program
+from rulepass.engine.ir.types import DistTensorType
+from rulepass.engine.paddle.parallelize import RESOLVED, resolve
+from rulepass.engine.paddle.parallelize_hooks import insert_hook_reshards
+from rulepass.engine.paddle.plan import Plan, PlanError, load_plan
+
+
+def check_serial(program: Program, file: str = "serial.pir") -> None:
+    """A serial program has no dist type yet; raises PlanError naming the file otherwise."""
+    for op in program.walk():
+        if op.dist_attr is not None or any(isinstance(r.type, DistTensorType)
+                                           for r in op.results):
+            raise PlanError(f"{op.name} is already placed (op_dist_attr or a dist type): "
+                            "parallelize takes a serial program", file)
+
+
+def parallelize(program: Program, plan: Plan | str, rules=None, file: str = "plan.toml"):
+    """Make ``program`` (a serial program, changed in place) the forward dist program of
+    ``plan`` (a :class:`Plan` or its TOML text); ``rules`` is a loaded rule set holding
+    ``rules/parallelize.rw`` (default: the installed rules). Raises PlanError for a plan that
+    does not fit the program, RewriteError when a pass fails; on error the program is as it was.
+    Returns the program."""
+    from rulepass.engine.api import load_rules
+
+    if isinstance(plan, str):
+        plan = load_plan(plan, file)
+    check_serial(program)
+    rules = rules if rules is not None else load_rules([], installed=True)
+    with program.transaction():
+        try:
+            resolve(program, plan)
+            insert_hook_reshards(program, RESOLVED[program])
+            rules.run_pass(program, "parallelize")
+        finally:
+            RESOLVED.pop(program, None)
+    return program

@@ -1,0 +1,30 @@
+{
+    (%0) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_3.b_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<4xf32>
+    (%1) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_3.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8x4xf32>
+    (%2) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_2.b_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8xf32>
+    (%3) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_2.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<16x8xf32>
+    (%4) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_1.b_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<16xf32>
+    (%5) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_1.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8x16xf32>
+    (%6) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"layer_norm_0.b_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8xf32>
+    (%7) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"layer_norm_0.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8xf32>
+    (%8) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_0.b_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8xf32>
+    (%9) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_0.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8x8xf32>
+    (%10) = "pd_op.data" () {dtype:float32,name:"input0",place:Place(undefined:0),shape:[2,4,8],stop_gradient:[false]} : () -> tensor<2x4x8xf32>
+    (%11) = "pd_op.data" () {dtype:float32,name:"label0",place:Place(undefined:0),shape:[2,4,4],stop_gradient:[false]} : () -> tensor<2x4x4xf32>
+    (%12) = "pd_op.matmul" (%10, %9) {stop_gradient:[false],struct_name:"/SequenceMLP/Linear/",transpose_x:false,transpose_y:false} : (tensor<2x4x8xf32>, tensor<8x8xf32>) -> tensor<2x4x8xf32>
+    (%13) = "pd_op.add" (%12, %8) {stop_gradient:[false],struct_name:"/SequenceMLP/Linear/"} : (tensor<2x4x8xf32>, tensor<8xf32>) -> tensor<2x4x8xf32>
+    (%14, %15, %16) = "pd_op.layer_norm" (%13, %7, %6) {begin_norm_axis:2,epsilon:1e-05,stop_gradient:[false,false,false],struct_name:"/SequenceMLP/LayerNorm/"} : (tensor<2x4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x4x8xf32>, tensor<2x4xf32>, tensor<2x4xf32>
+    (%17) = "pd_op.matmul" (%14, %5) {stop_gradient:[false],struct_name:"/SequenceMLP/MyLinear/Linear/",transpose_x:false,transpose_y:false} : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>
+    (%18) = "pd_op.add" (%17, %4) {stop_gradient:[false],struct_name:"/SequenceMLP/MyLinear/Linear/"} : (tensor<2x4x16xf32>, tensor<16xf32>) -> tensor<2x4x16xf32>
+    (%19) = "pd_op.relu" (%18) {stop_gradient:[false],struct_name:"/SequenceMLP/MyLinear/"} : (tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+    (%20) = "pd_op.matmul" (%19, %3) {stop_gradient:[false],struct_name:"/SequenceMLP/MyLinear/Linear_1/",transpose_x:false,transpose_y:false} : (tensor<2x4x16xf32>, tensor<16x8xf32>) -> tensor<2x4x8xf32>
+    (%21) = "pd_op.add" (%20, %2) {stop_gradient:[false],struct_name:"/SequenceMLP/MyLinear/Linear_1/"} : (tensor<2x4x8xf32>, tensor<8xf32>) -> tensor<2x4x8xf32>
+    (%22) = "pd_op.add" (%21, %14) {stop_gradient:[false],struct_name:"/SequenceMLP/"} : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+    (%23) = "pd_op.matmul" (%22, %1) {stop_gradient:[false],struct_name:"/SequenceMLP/Linear_1/",transpose_x:false,transpose_y:false} : (tensor<2x4x8xf32>, tensor<8x4xf32>) -> tensor<2x4x4xf32>
+    (%24) = "pd_op.add" (%23, %0) {stop_gradient:[false],struct_name:"/SequenceMLP/Linear_1/"} : (tensor<2x4x4xf32>, tensor<4xf32>) -> tensor<2x4x4xf32>
+    (%25) = "pd_op.subtract" (%24, %11) {stop_gradient:[false],struct_name:"/MSELoss/"} : (tensor<2x4x4xf32>, tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+    (%26) = "pd_op.square" (%25) {stop_gradient:[false],struct_name:"/MSELoss/"} : (tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+    (%27) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),stop_gradient:[true],struct_name:"/MSELoss/",value:[]} : () -> tensor<0xi64>
+    (%28) = "pd_op.mean" (%26, %27) {keepdim:false,stop_gradient:[false],struct_name:"/MSELoss/"} : (tensor<2x4x4xf32>, tensor<0xi64>) -> tensor<f32>
+    () = "builtin.shadow_output" (%28) {output_name:"loss_0"} : (tensor<f32>) -> 
+}

@@ -1,0 +1,26 @@
+{
+    ^kw:
+        %kwarg_linear_1.b_0.dist {persistable:true,place:Place(cpu)}
+        %kwarg_linear_0.w_0.dist {persistable:true,place:Place(cpu)}
+        %kwarg_input0 {persistable:false,place:Place(cpu)}
+        %kwarg_linear_0.b_0.dist {persistable:true,place:Place(cpu)}
+        %kwarg_var_6_pd_op.matmul_0 {persistable:false,place:Place(cpu)}
+        %kwarg_var_8_pd_op.relu_0 {persistable:false,place:Place(cpu)}
+        %kwarg_var_10_pd_op.all_reduce_0 {persistable:false,place:Place(cpu)}
+        %kwarg_linear_1.w_0.dist {persistable:true,place:Place(cpu)}
+        %kwarg_linear_0.w_0.dist@GRAD@MERGE {place:Place(cpu),persistable:true}
+        %kwarg_linear_0.b_0.dist@GRAD@MERGE {place:Place(cpu),persistable:true}
+        %kwarg_linear_1.w_0.dist@GRAD@MERGE {place:Place(cpu),persistable:true}
+        %kwarg_linear_1.b_0.dist@GRAD@MERGE {place:Place(cpu),persistable:true}
+    (%0) = "pd_op.recv_v2" () {chunk_id:-1,dtype:float32,dynamic_shape:false,execution_stream:"send_recv_stream",op_role:1,out_shape:[2,4,8],peer:0,ring_id:14,scheduling_priority:0,stop_gradient:[true],use_calc_stream:true} : () -> tensor<2x4x8xf32>
+    (%1) = "pd_op.all_reduce" (%0) {chunk_id:-1,op_role:1,reduce_type:0,ring_id:12,stop_gradient:[true]} : (tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+    (%2, %3) = "pd_op.add_grad" (%kwarg_var_10_pd_op.all_reduce_0, %kwarg_linear_1.b_0.dist, %1) {axis:-1,chunk_id:-1,op_role:1,stop_gradient:[false,false]} : (tensor<2x4x8xf32>, tensor<8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>, tensor<8xf32>
+    (%4) = "pd_op.add_" (%kwarg_linear_1.b_0.dist@GRAD@MERGE, %3) {chunk_id:-1,grad_merge_add:true,op_role:1,stop_gradient:[false]} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    (%5, %6) = "pd_op.matmul_grad" (%kwarg_var_8_pd_op.relu_0, %kwarg_linear_1.w_0.dist, %2) {chunk_id:-1,op_role:1,stop_gradient:[false,false],transpose_x:false,transpose_y:false} : (tensor<2x4x8xf32>, tensor<8x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>, tensor<8x8xf32>
+    (%7) = "pd_op.add_" (%kwarg_linear_1.w_0.dist@GRAD@MERGE, %6) {chunk_id:-1,grad_merge_add:true,op_role:1,stop_gradient:[false]} : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+    (%8) = "pd_op.relu_grad" (%kwarg_var_8_pd_op.relu_0, %5) {chunk_id:-1,op_role:1,stop_gradient:[false]} : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+    (%9, %10) = "pd_op.add_grad" (%kwarg_var_6_pd_op.matmul_0, %kwarg_linear_0.b_0.dist, %8) {axis:-1,chunk_id:-1,op_role:1,stop_gradient:[false,false]} : (tensor<2x4x8xf32>, tensor<8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>, tensor<8xf32>
+    (%11) = "pd_op.add_" (%kwarg_linear_0.b_0.dist@GRAD@MERGE, %10) {chunk_id:-1,grad_merge_add:true,op_role:1,stop_gradient:[false]} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    (%12, %13) = "pd_op.matmul_grad" (%kwarg_input0, %kwarg_linear_0.w_0.dist, %9) {chunk_id:-1,op_role:1,stop_gradient:[false,false],transpose_x:false,transpose_y:false} : (tensor<2x4x8xf32>, tensor<8x8xf32>, tensor<2x4x8xf32>) -> <<NULL TYPE>>, tensor<8x8xf32>
+    (%14) = "pd_op.add_" (%kwarg_linear_0.w_0.dist@GRAD@MERGE, %13) {chunk_id:-1,grad_merge_add:true,op_role:1,stop_gradient:[false]} : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+}

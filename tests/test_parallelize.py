@@ -1,0 +1,137 @@
+"""`rulepass parallelize`: a serial program and a plan give Paddle's forward dist program.
+
+Conformance: for every capture with ``serial.pir`` + ``plan.toml`` (``tools/capture_paddle.py``
+through ``dist.parallelize``), our output equals Paddle 3.3.1's ``00_forward_dist.pir`` byte for
+byte, except the two-placement quirk Paddle prints for a reshard onto a one-dimensional stage mesh
+(``placements:[Replicate(), Replicate()]`` with one dims_mapping entry), where the spec lets us
+print the single right placement. Bad plans: one located line, exit status 1.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulepass.cli.main import main
+from rulepass.engine.api import load_rules
+from rulepass.engine.paddle.plan import PlanError, load_plan
+from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.printer import print_program
+from rulepass.parallelize import parallelize
+
+CORPUS = Path(__file__).resolve().parent / "data" / "paddle"
+CAPTURES = sorted(p.name for p in CORPUS.iterdir() if (p / "plan.toml").is_file())
+# a reshard onto a 1-D mesh: Paddle hard-codes two placements (pipeline_parallel.py pre-hook)
+QUIRK = re.compile(r"(mesh_shape:\[\d+\],process_ids:\[[\d,]*\],dims_mappings:\[[-\d,]*\], )"
+                   r"placements:\[Replicate\(\), Replicate\(\)\]")
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return load_rules([], installed=True)
+
+
+def paddle_forward(config: str) -> str:
+    text = (CORPUS / config / "rank0" / "00_forward_dist.pir").read_text()
+    return QUIRK.sub(r"\1placements:[Replicate()]", text)
+
+
+def test_captures_cover_every_kind_of_parallelism():
+    kinds = {k for c in CAPTURES for k in ("pp", "mp", "dp")
+             if f"[{k}]" in (CORPUS / c / "plan.toml").read_text()}
+    assert kinds == {"pp", "mp", "dp"} and len(CAPTURES) >= 20
+
+
+@pytest.mark.parametrize("config", CAPTURES)
+def test_parallelize_reproduces_paddle(config, rules):
+    program = parse_program((CORPUS / config / "serial.pir").read_text(), filename="serial.pir")
+    parallelize(program, (CORPUS / config / "plan.toml").read_text(), rules)
+    assert print_program(program) == paddle_forward(config)
+
+
+def test_quirk_normalisation_touches_only_one_dimensional_meshes():
+    text = (CORPUS / "gm_none_pp2_1f1b_3d" / "rank0" / "00_forward_dist.pir").read_text()
+    assert "placements:[Replicate(), Replicate()]" in text
+    assert QUIRK.sub("X", text) == text  # 2-D stage meshes: two placements are right
+
+
+def rulepass(*args):
+    return subprocess.run([sys.executable, "-m", "rulepass", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_command_line_prints_only_the_program(tmp_path):
+    root = CORPUS / "par_pp2_mp2"
+    r = rulepass("parallelize", str(root / "serial.pir"), "--plan", str(root / "plan.toml"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == paddle_forward("par_pp2_mp2")
+    out = tmp_path / "dist.pir"
+    r = rulepass("parallelize", str(root / "serial.pir"), "--plan", str(root / "plan.toml"),
+                 "-o", str(out))
+    assert r.returncode == 0 and r.stdout == "" and out.read_text() == paddle_forward("par_pp2_mp2")
+
+
+SERIAL = CORPUS / "par_pp2_str" / "serial.pir"
+GOOD = '[mesh]\nshape = [2]\ndim_names = ["pp"]\n\n[pp]\nsplit_spec = "MyLinear"\n'
+
+
+@pytest.mark.parametrize("plan, where, message", [
+    (GOOD + "stages = 2\n", 7, "unknown key 'stages' in [pp]"),
+    ("[mesh]\nshape = [2]\ndim_names = [\"pp\"]\n[tp]\nx = 1\n", 4, "unknown section [tp]"),
+    (GOOD.replace('"MyLinear"', '"Block"'), 6, "split_spec 'Block' matches no layer"),
+    (GOOD.replace("[2]", "[2, 2]").replace('["pp"]', '["pp", "mp"]')
+     + '[mp]\nplan = { "MyLinear*/Lin" = "ColWiseParallel" }\n', 8,
+     "mp plan key 'MyLinear*/Lin' matches no layer"),
+    (GOOD.replace("[2]\n", "[2]\nworld_size = 4\n"), 3, "multiply to 2, not to world_size 4"),
+    (GOOD + "degree = 4\n", 7, "[pp] degree 4 is not the mesh's pp size 2"),
+    (GOOD.replace("[2]", "[8]"), 6, "more stages than layers"),
+    (GOOD.replace('"MyLinear"', '{ "MyLinear_1" = "beginning" }'), 6, 'must be "end"'),
+    (GOOD.replace('dim_names = ["pp"]', 'dim_names = ["pp", "dp"]'), 3, "name 2 dimensions"),
+    (GOOD + "split_spec = 1\n", None, "not valid TOML"),
+])
+def test_bad_plan_is_one_located_line_and_exit_1(tmp_path, capsys, plan, where, message):
+    path = tmp_path / "plan.toml"
+    path.write_text(plan)
+    assert main(["parallelize", str(SERIAL), "--plan", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1, err
+    assert message in err
+    if where is not None:
+        assert err.startswith(f"{path}:{where}: plan error: "), err
+
+
+def test_failed_parallelize_leaves_the_program_unchanged(rules):
+    text = SERIAL.read_text()
+    program = parse_program(text)
+    with pytest.raises(PlanError):
+        parallelize(program, GOOD.replace("[2]", "[8]"), rules)
+    assert print_program(program) == print_program(parse_program(text))
+
+
+def test_a_dist_program_is_refused(capsys):
+    assert main(["parallelize", str(CORPUS / "par_dp2" / "rank0" / "00_forward_dist.pir"),
+                 "--plan", str(CORPUS / "par_dp2" / "plan.toml")]) == 1
+    assert "takes a serial program" in capsys.readouterr().err
+
+
+def test_failed_write_keeps_the_old_file(tmp_path, capsys):
+    out = tmp_path / "dist.pir"
+    out.mkdir()  # the final rename onto it fails, after the text is written
+    (out / "old").write_text("old")
+    code = main(["parallelize", str(SERIAL), "--plan", str(CORPUS / "par_pp2_str" / "plan.toml"),
+                 "-o", str(out)])
+    assert code == 1 and str(out) in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == ["dist.pir"]  # no temporary file left
+    assert (out / "old").read_text() == "old"
+
+
+def test_plan_reads_the_spec_example():
+    plan = load_plan('[mesh]\nshape = [2]\ndim_names = ["pp"]\n[pp]\nsplit_spec = "GMyLinear"\n'
+                     'global_spec = "GlobalParam"\n[inputs]\ninput0 = { stage = "first" }\n'
+                     'label0 = { stage = "last" }\n')
+    assert plan.split_spec == ("GMyLinear",) and plan.global_spec == ("GlobalParam",)
+    assert plan.inputs == {"input0": "first", "label0": "last"} and plan.degree("pp") == 2
