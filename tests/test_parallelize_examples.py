@@ -33,9 +33,9 @@ def test_serial_example_matches_paddle(name):
                           r"placements:\[Replicate\(\), Replicate\(\)\]", r"\1placements:[Replicate()]",
                           paddle.read_text())
         assert example.forward_text == expected
-    records, losses, comm, events, schedule, micro_batches = run_local(example, RunOptions())
-    report = summarize(example, records, losses, comm, schedule, micro_batches)
-    assert len(losses) == example.steps and report.ok
+    result = run_local(example, RunOptions())
+    report = summarize(example, result)
+    assert len(result.losses) == example.steps and report.ok
 
 
 def test_plan_degrees_must_match_the_config(tmp_path):
