@@ -29,6 +29,7 @@ import attrs
 import numpy as np
 
 from rulepass.engine.errors import RulepassError
+from rulepass.engine.files import read_text
 
 SCHEDULES = ("FThenB", "1F1B", "Eager1F1B", "VPP")
 KNOWN = {
@@ -90,6 +91,13 @@ def _read_npz(path: Path) -> dict:
         raise ExampleError(f"{path}: not a readable .npz file ({e})") from None
 
 
+def _read_text(path: Path) -> str:
+    """The text of one of the example's files (:func:`rulepass.engine.files.read_text`)."""
+    if not path.exists():
+        raise ExampleError(f"{path}: missing (the example needs it)")
+    return read_text(path, "file")
+
+
 def _int(section: dict, key: str, file: Path, default=None, minimum: int = 1) -> int:
     value = section.get(key, default)
     if value is None:
@@ -144,10 +152,7 @@ def load_example(path) -> Example:
     if not root.is_dir():
         raise ExampleError(f"{root}: no such example folder")
     config_file = root / "config.toml"
-    try:
-        pc, train, check = parse_config(config_file.read_text(), config_file)
-    except FileNotFoundError:
-        raise ExampleError(f"{config_file}: missing (the example needs it)") from None
+    pc, train, check = parse_config(_read_text(config_file), config_file)
     optimizer = train.get("optimizer", "sgd")
     if optimizer not in ("sgd", "adamw"):
         raise ExampleError(f"{config_file}: [train] optimizer {optimizer!r} is not sgd or adamw")
@@ -161,16 +166,11 @@ def load_example(path) -> Example:
     if not isinstance(atol, (int, float)) or isinstance(atol, bool) or atol < 0:
         raise ExampleError(f"{config_file}: [check] atol must be a number >= 0")
     forward_file = root / "forward.pir"
-    try:
-        forward_text = forward_file.read_text()
-    except FileNotFoundError:
-        raise ExampleError(f"{forward_file}: missing (the example needs it)") from None
+    forward_text = _read_text(forward_file)
     reference_file = root / "reference.json"
     try:
-        reference = json.loads(reference_file.read_text())
+        reference = json.loads(_read_text(reference_file))
         losses = [float(x) for x in reference["losses"]]
-    except FileNotFoundError:
-        raise ExampleError(f"{reference_file}: missing (the example needs it)") from None
     except (json.JSONDecodeError, KeyError, TypeError, ValueError):
         raise ExampleError(f"{reference_file}: expected {{\"losses\": [numbers]}}") from None
     data = _read_npz(root / "data.npz")

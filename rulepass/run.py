@@ -215,16 +215,18 @@ def write_outputs(out: Path, records: list, events: list, report: Report) -> Non
     """``rank<r>.pir``, ``trace.jsonl``, ``timeline_rank<r>.json``, ``summary.json`` in ``out``."""
     from rulepass.runtime.trace import write_chrome_trace
 
-    out.mkdir(parents=True, exist_ok=True)
-    with open(out / "trace.jsonl", "w") as trace:
-        for record in records:
-            (out / f"rank{record.rank}.pir").write_text(record.program_text)
-            for item in record.trace:
-                trace.write(json.dumps(item, sort_keys=True) + "\n")
-            write_chrome_trace([e for e in events if e.rank == record.rank],
-                               out / f"timeline_rank{record.rank}.json")
-    (out / "summary.json").write_text(json.dumps(attrs.asdict(report), indent=1, default=str)
-                                      + "\n")
+    from rulepass.engine.files import check_output_dir, write_text
+
+    check_output_dir(out)
+    trace = []
+    for record in records:
+        write_text(out / f"rank{record.rank}.pir", record.program_text)
+        trace.extend(json.dumps(item, sort_keys=True) + "\n" for item in record.trace)
+        write_chrome_trace([e for e in events if e.rank == record.rank],
+                           out / f"timeline_rank{record.rank}.json")
+    write_text(out / "trace.jsonl", "".join(trace))
+    write_text(out / "summary.json", json.dumps(attrs.asdict(report), indent=1, default=str)
+               + "\n")
 
 
 def run_local(example: Example, options: RunOptions, progress=None):

@@ -60,6 +60,7 @@ def _run_example(args) -> int:
     from rich.console import Console
     from rich.progress import Progress
 
+    from rulepass.engine.files import check_output_dir
     from rulepass.example import ExampleError, load_example
     from rulepass.report import print_report
     from rulepass.run import RunOptions, run_distributed, run_local, summarize, write_outputs
@@ -69,6 +70,8 @@ def _run_example(args) -> int:
     if args.micro_batches is not None and args.micro_batches < 1:
         raise ExampleError(f"--micro-batches must be at least 1, got {args.micro_batches}")
     example = load_example(args.example)
+    if args.out:
+        check_output_dir(args.out, "--out folder")  # before the run, not after it
     options = RunOptions(args.backend, args.steps, args.schedule, args.micro_batches,
                          tuple(args.rules), Path(args.out) if args.out else None)
     console = Console(stderr=False)
@@ -127,10 +130,16 @@ def _parse_params(items) -> dict:
 def _run_rewrite(args) -> int:
     from rulepass.cli.inputs import InputError, load_program
     from rulepass.engine.api import load_rules
+    from rulepass.engine.files import check_writable, write_text
     from rulepass.engine.pir.printer import print_program
     from rulepass.engine.rewrite.trace import write_trace
 
     params = _parse_params(args.params)
+    # Outputs are checked before the work, so a bad path fails at once, not after the pass.
+    if args.out:
+        check_writable(args.out, "output file")
+    if args.trace:
+        check_writable(args.trace, "trace file")
     rules = load_rules(args.rules, installed=True)
     program = load_program(args.program)
     name = args.pass_name or args.pipeline
@@ -155,11 +164,7 @@ def _run_rewrite(args) -> int:
     if args.stats:
         print(result.stats.table(), file=sys.stderr)
     if args.out:
-        try:
-            with open(args.out, "w") as f:
-                f.write(text)
-        except OSError as e:
-            raise InputError(f"{args.out}: {e.strerror}") from None
+        write_text(args.out, text)  # atomic: a failed write leaves the input, even in place
     else:
         sys.stdout.write(text)
     return 0
