@@ -11,6 +11,7 @@ Errors are :class:`~rulepass.engine.errors.ParseError` with file, line, column, 
 import re
 
 from rulepass.engine.errors import ParseError
+from rulepass.engine.limits import LimitExceeded, int64
 from rulepass.engine.ir.core import Block, Operation, Program, Value, make_kwarg
 from rulepass.engine.ir.types import NULL_TYPE, OperationDistAttr
 from rulepass.engine.pir.scan import (ScanFailure, Scanner, matching_brace, parse_attribute_value,  # noqa: F401
@@ -68,8 +69,13 @@ class ProgramParser:
                         raise self.error("malformed process group header; expected "
                                          "'process_group RING_ID : [r0,r1,...]'", indent,
                                          syntax=True)
-                    ranks = tuple(int(x) for x in m.group(2).replace(" ", "").split(",") if x)
-                    groups[int(m.group(1))] = ranks
+                    try:
+                        ranks = tuple(int64(x) for x in m.group(2).replace(" ", "").split(",")
+                                      if x)
+                        ring_id = int64(m.group(1))
+                    except LimitExceeded as e:
+                        raise self.error(e.message, indent) from None
+                    groups[ring_id] = ranks
                     continue
                 if stripped != "{":
                     raise self.error("expected '{' opening the program", indent, syntax=True)
