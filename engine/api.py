@@ -78,11 +78,19 @@ def convert_param(text: str, type_name: str):
 class RuleSet:
     """Loaded and checked rule files: passes, pipelines and test blocks by name."""
 
-    def __init__(self, passes: dict, pipelines: dict, tests: list, sources: Sources):
+    def __init__(self, passes: dict, pipelines: dict, tests: list, sources: Sources,
+                 compiled: bool = True):
+        #: generated Python for matching and rewriting (False: the reference tree walks)
+        self.compiled = compiled
         self.passes: dict[str, CompiledPass] = passes
         self.pipelines: dict[str, A.PipelineDecl] = pipelines
         self.tests: list[A.TestDecl] = tests
         self.sources = sources
+
+    def with_compiled(self, compiled: bool) -> RuleSet:
+        """The same passes, pipelines and tests run compiled or walked (shared, not copied):
+        how tests compare the generated code with the tree walks it must agree with."""
+        return RuleSet(self.passes, self.pipelines, self.tests, self.sources, compiled)
 
     # ---- params -------------------------------------------------------------------------------
     def resolve_params(self, cpass: CompiledPass, given: dict, strings: bool = False) -> dict:
@@ -128,7 +136,7 @@ class RuleSet:
         is unchanged."""
         cpass = self.find_pass(name)
         resolved = self.resolve_params(cpass, params, param_strings)
-        driver = run_pass(program, cpass, resolved, trace_positions)
+        driver = run_pass(program, cpass, resolved, trace_positions, self.compiled)
         return RunResult(program, tuple(driver.trace), driver.stats)
 
     def pipeline_steps(self, name: str, params: dict, strings: bool = False) -> list:
@@ -169,7 +177,7 @@ class RuleSet:
         stats = PassStats()
         with program.transaction():
             for cpass, resolved in steps:
-                driver = run_pass(program, cpass, resolved, trace_positions)
+                driver = run_pass(program, cpass, resolved, trace_positions, self.compiled)
                 trace.extend(driver.trace)
                 stats.merge(driver.stats)
         return RunResult(program, tuple(trace), stats)
@@ -206,14 +214,17 @@ class RuleSet:
         ops = list(program.walk())
         if not 0 <= position < len(ops):
             raise RuleCompileError(f"no op at position {position}: the program has {len(ops)}")
-        driver = Driver(program, cpass, resolved)
+        driver = Driver(program, cpass, resolved, compiled=self.compiled)
         op = ops[position]
         return f"op {position} ({op.name}): " + driver.matcher.explain(rule, op)
 
 
-def load_rules(paths, installed: bool = False) -> RuleSet:
+def load_rules(paths, installed: bool = False, compiled: bool = True) -> RuleSet:
     """Load and check rule files (files or folders of `.rw` files; `include`s followed), plus
-    the installed `rules/` when `installed`. Raises RuleSyntaxError or RuleCompileError."""
+    the installed `rules/` when `installed`. Raises RuleSyntaxError or RuleCompileError.
+
+    `compiled`: the rule set matches and rewrites through generated Python (the fast path);
+    False runs the tree walks that define what the generated code must compute."""
     import_function_modules()
     paths = [Path(p) for p in paths]
     if installed:
@@ -221,12 +232,12 @@ def load_rules(paths, installed: bool = False) -> RuleSet:
     sources = Sources()
     modules = load_modules(paths, sources)
     passes, pipelines, tests = build_rule_set(modules, sources)
-    return RuleSet(passes, pipelines, tests, sources)
+    return RuleSet(passes, pipelines, tests, sources, compiled)
 
 
-def load_rules_text(text: str, filename: str = "<rules>") -> RuleSet:
+def load_rules_text(text: str, filename: str = "<rules>", compiled: bool = True) -> RuleSet:
     """Load rules from text (tests and tools). `include`s are resolved against the current
-    folder."""
+    folder; `compiled` as for `load_rules`."""
     from rulepass.engine.lang.parse import parse_rules
 
     import_function_modules()
@@ -238,4 +249,4 @@ def load_rules_text(text: str, filename: str = "<rules>") -> RuleSet:
     if includes:
         modules.extend(load_modules(includes, sources))
     passes, pipelines, tests = build_rule_set(modules, sources)
-    return RuleSet(passes, pipelines, tests, sources)
+    return RuleSet(passes, pipelines, tests, sources, compiled)

@@ -95,14 +95,13 @@ def checker(monkeypatch):
     check = Checker()
     monkeypatch.setattr(match, "compiled", check)
     monkeypatch.setattr(actions, "compiled", check)
-    # term by term, action by action: every expression goes through `compiled`
-    monkeypatch.setattr(match, "COMPILED", False)
-    monkeypatch.setattr(actions, "COMPILED", False)
+    # the rule sets below are loaded walked (compiled=False): term by term, action by action,
+    # every expression goes through `compiled`
     return check
 
 
 def test_compiled_expressions_agree_on_rule_test_blocks(checker):
-    rules = load_rules(RULE_FILES)
+    rules = load_rules(RULE_FILES, compiled=False)
     outcomes = run_tests(rules)
     assert outcomes and all(o.passed for o in outcomes), [o.message for o in outcomes
                                                           if not o.passed][:2]
@@ -114,7 +113,7 @@ def test_compiled_expressions_agree_on_captured_programs(checker):
     sys.path.insert(0, str(ROOT / "tests"))
     from test_passes_conformance import captured_pairs, groups_of, pass_params
 
-    rules = load_rules([ROOT / "rules" / "paddle.rw"])
+    rules = load_rules([ROOT / "rules" / "paddle.rw"], compiled=False)
     for case in captured_pairs():
         name, rank_dir, before, after = case.values
         program = parse_program(before.read_text())
@@ -131,7 +130,7 @@ def test_compiled_expressions_agree_on_the_chain(checker):
 
     from rulepass.chain import compile_rank
 
-    rules = load_rules([], installed=True)
+    rules = load_rules([], installed=True, compiled=False)
     for rank in (0, 1):
         compile_rank(parse_program(pipeline_mlp(4)), rules, rank, pp=2, vpp=2,
                      seg_method="MyLinear", micro_batches=2)

@@ -104,23 +104,31 @@ def free_vars(expr) -> set[str]:
 MAX_EXPRESSION_DEPTH = 100
 
 
+def _binary(node) -> list:
+    return [node.left, node.right]
+
+
+def _unary(node) -> list:
+    return [node.operand]
+
+
+#: Expression node class -> its sub-expressions (the one dispatch of the expression walkers
+#: here; a new expression node adds its entry, a leaf needs none).
+CHILDREN = {
+    **dict.fromkeys((A.OrOp, A.AndOp, A.Compare, A.InOp, A.NotInOp, A.CoalesceOp, A.Arith), _binary),
+    A.NotOp: _unary, A.Negate: _unary,
+    A.Field: lambda node: [node.base],
+    A.Subscript: lambda node: [node.base, node.index],
+    A.Call: lambda node: list(node.args),
+    A.ListExpr: lambda node: list(node.items),
+    A.Quantifier: lambda node: [node.seq, node.body],
+}
+
+
 def children(node) -> list:
-    """Sub-expressions of an expression node."""
-    if isinstance(node, (A.OrOp, A.AndOp, A.Compare, A.InOp, A.NotInOp, A.CoalesceOp, A.Arith)):
-        return [node.left, node.right]
-    if isinstance(node, (A.NotOp, A.Negate)):
-        return [node.operand]
-    if isinstance(node, A.Field):
-        return [node.base]
-    if isinstance(node, A.Subscript):
-        return [node.base, node.index]
-    if isinstance(node, A.Call):
-        return list(node.args)
-    if isinstance(node, A.ListExpr):
-        return list(node.items)
-    if isinstance(node, A.Quantifier):
-        return [node.seq, node.body]
-    return []
+    """Sub-expressions of an expression node (`CHILDREN`; none for a leaf)."""
+    found = CHILDREN.get(type(node))
+    return found(node) if found is not None else []
 
 
 class PassChecker:

@@ -29,10 +29,6 @@ ATTRIBUTE_CLASSES = (bool, int, float, str, Symbol, Place)
 _PLAIN_ATTRIBUTES = frozenset({int, str, bool, float})
 _MISSING = object()
 
-#: Whether `Rewriter.run` uses the compiled form of a rewrite block (actions_compile.py); the
-#: walk below is the reference, kept for tests that compare the two.
-COMPILED = True
-
 
 def attribute_value(value, span):
     """An expression result as an attribute value: lists become tuples; ops, values, ABSENT and
@@ -90,9 +86,10 @@ class Outcome:
 class Rewriter:
     """Applies one match's rewrite actions."""
 
-    __slots__ = ("match", "rule", "ctx", "pass_name", "outcome", "anchor")
+    __slots__ = ("match", "rule", "ctx", "pass_name", "outcome", "anchor", "compiled")
 
-    def __init__(self, match: Match, ctx: Context, pass_name: str):
+    def __init__(self, match: Match, ctx: Context, pass_name: str, compiled: bool = True):
+        self.compiled = compiled  # run a rewrite block as its generated function (else walk it)
         self.match = match
         self.rule = match.rule
         self.ctx = ctx
@@ -112,7 +109,7 @@ class Rewriter:
     def run(self) -> Outcome:
         """Apply every action; returns the outcome. Raises RewriteError."""
         rewrite = self.rule.decl.rewrite
-        function = compiled_rewrite(rewrite) if COMPILED else None
+        function = compiled_rewrite(rewrite) if self.compiled else None
         try:
             if function is not None:
                 function(self, self.match.env)
@@ -387,6 +384,11 @@ class Rewriter:
         raise self.error(str(self.eval(action.message, env)), action.span)
 
 
-#: Action node type -> the Rewriter method carrying it out.
-ACTIONS = {getattr(A, name[3:]): method for name, method in vars(Rewriter).items()
-           if name.startswith("do_")}
+#: Action node class -> the Rewriter method carrying it out (the walk's one dispatch; a new
+#: action adds its entry here and its method above).
+ACTIONS = {
+    A.CreateOp: Rewriter.do_CreateOp, A.ReplaceAction: Rewriter.do_ReplaceAction,
+    A.EraseAction: Rewriter.do_EraseAction, A.SetAction: Rewriter.do_SetAction,
+    A.UnsetAction: Rewriter.do_UnsetAction, A.RetypeAction: Rewriter.do_RetypeAction,
+    A.ForAction: Rewriter.do_ForAction, A.FailAction: Rewriter.do_FailAction,
+}

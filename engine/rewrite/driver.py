@@ -101,7 +101,8 @@ class Driver:
     """One run of one pass over one program."""
 
     def __init__(self, program: Program, cpass: CompiledPass, params: dict,
-                 trace_positions: bool = False):
+                 trace_positions: bool = False, compiled: bool = True):
+        self.compiled = compiled
         self.program = program
         self.cpass = cpass
         self.params = params
@@ -114,7 +115,7 @@ class Driver:
         join_keys = {attr.key for rule in cpass.rules for node in rule.nodes
                      for attr in node.attrs if hasattr(attr.value, "name")}
         self.index = ProgramIndex(program, join_keys)
-        self.matcher = RuleMatcher(cpass, self.ctx, self.index)
+        self.matcher = RuleMatcher(cpass, self.ctx, self.index, compiled)
         self.size = max(1, self.index_size())
         self.budget = BUDGET_PER_OP * self.size + BUDGET_BASE
         self.state_checks = (min(2 * self.size + 32, self.budget // 2), self.budget // 2)
@@ -222,7 +223,7 @@ class Driver:
         before = tuple([(-1, op.name) for op in ops]) if not self.trace_positions \
             else self.positions(ops)
         self.ctx.functions.before_change()
-        outcome = Rewriter(found, self.ctx, self.pass_name).run()
+        outcome = Rewriter(found, self.ctx, self.pass_name, self.compiled).run()
         self.ctx.version += 1
         if not outcome.changed:
             anchor = found.anchor
@@ -317,17 +318,18 @@ class Driver:
 
 
 def run_pass(program: Program, cpass: CompiledPass, params: dict,
-             trace_positions: bool = False) -> Driver:
+             trace_positions: bool = False, compiled: bool = True) -> Driver:
     """Run one pass on `program` in place, inside a transaction (on error the program is
     restored exactly and the error re-raised). Returns the driver, holding `trace` and `stats`.
-    `params` must already be checked and complete (see `api.resolve_params`)."""
+    `params` must already be checked and complete (see `api.resolve_params`). `compiled`: run the
+    generated matcher and rewrite functions (False: the tree walks they are checked against)."""
     # The undo journal holds a closure per change; the cyclic garbage collector would walk that
     # growing heap again and again (quadratic on long passes), and nothing here needs it.
     collecting = gc.isenabled()
     gc.disable()
     try:
         with program.transaction():
-            driver = Driver(program, cpass, params, trace_positions)
+            driver = Driver(program, cpass, params, trace_positions, compiled)
             driver.run()
     finally:
         if collecting:

@@ -9,7 +9,7 @@ the first constraint that failed.
 
 Outside explain mode a plan runs compiled (`match_compile.py`: the patterns as nested loops, the
 `where` terms inlined; a one-pattern plan as one test of its op), with the walk below as the
-reference the tests compare it with (`COMPILED = False` selects the walk).
+reference the tests compare it with (`load_rules(..., compiled=False)` selects the walk).
 """
 
 from __future__ import annotations
@@ -28,16 +28,13 @@ from rulepass.engine.rewrite.index import ProgramIndex, hashable
 from rulepass.engine.rewrite.bindings import Match, linked, operand_at, users_of  # noqa: F401
 
 
-#: Whether `where` terms are tested by one compiled function per plan step
-#: (`expr_compile.compile_conjunction`); False tests them one by one through `compiled`, the
-#: reference the tests compare with.
-COMPILED = True
-
-
 class RuleMatcher:
     """Matches the rules of one pass against one program."""
 
-    def __init__(self, cpass: CompiledPass, ctx: Context, index: ProgramIndex):
+    def __init__(self, cpass: CompiledPass, ctx: Context, index: ProgramIndex, compiled: bool = True):
+        # `compiled`: run the generated plan functions and test `where` terms by one function per
+        # plan step; False walks the patterns and tests terms one by one (the reference).
+        self.compiled = compiled
         self.cpass = cpass
         self.ctx = ctx
         self.index = index
@@ -106,7 +103,7 @@ class RuleMatcher:
         if simple is not None and self.explaining is None and isinstance(item, Operation):
             # What bind + checks_pass + search do for one bare pattern whose names the caller
             # checked (first_at only tries roots that accept the op's name).
-            if plan.simple_test is not None and COMPILED:
+            if plan.simple_test is not None and self.compiled:
                 if not plan.simple_test(item, self.ctx):
                     return None
                 return Match(rule, {simple: item}, (item,))
@@ -114,7 +111,7 @@ class RuleMatcher:
             if not self.checks_pass(plan, 0, env):
                 return None
             return Match(rule, env, (item,))
-        if plan.compiled_match is not None and COMPILED and self.explaining is None:
+        if plan.compiled_match is not None and self.compiled and self.explaining is None:
             return plan.compiled_match(item, self.ctx, self.index)
         if rule.kind == "value":
             env = {rule.value_var: item}
@@ -138,7 +135,7 @@ class RuleMatcher:
     def checks_pass(self, plan: Plan, step: int, env: dict) -> bool:
         """Test the where terms scheduled after `step`."""
         ctx = self.ctx
-        if self.explaining is None and COMPILED:
+        if self.explaining is None and self.compiled:
             return plan.step_tests[step](env, ctx)
         for term, test in plan.tests[step]:
             if not test(env, ctx):
@@ -333,7 +330,7 @@ class RuleMatcher:
     # ---- entry points -------------------------------------------------------------------------
     def first_at(self, item, stats) -> Match | None:
         """The first match of any rule at `item` (an op or a value), trying rules by priority.
-        Outside explain mode (and with COMPILED) a plan's compiled form runs; else `attempt`."""
+        Outside explain mode (and when `compiled`) a plan's compiled form runs; else `attempt`."""
         if stats is not self.records_of:
             self.records_for(stats)
         if isinstance(item, Value):
@@ -344,7 +341,7 @@ class RuleMatcher:
                 entries = self.entries_by_name[item.name] = self.entries(
                     self.rules_for(item.name))
             attributes = item.attributes
-        fast = COMPILED and self.explaining is None
+        fast = self.compiled and self.explaining is None
         ctx, index = self.ctx, self.index
         last = None
         # one clock reading per attempt: each attempt's time runs from the previous reading

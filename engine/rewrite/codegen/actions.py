@@ -16,7 +16,7 @@ Memoised per rule declaration (by identity, the declaration kept alive with its 
 from __future__ import annotations
 
 import rulepass.engine.lang.nodes as A
-from rulepass.engine.rewrite.codegen.exprs import SourceGen, Unsupported
+from rulepass.engine.rewrite.codegen.exprs import SourceGen, Unsupported, node_table
 
 #: id(rewrite tuple) -> (tuple, function)
 _CACHE: dict[int, tuple] = {}
@@ -40,7 +40,7 @@ def compiled_rewrite(actions: tuple):
 
 
 def _compile(actions: tuple):
-    gen = _ActionGen()
+    gen = ActionGen()
     body: list[str] = []
     scope: dict[str, str] = {}
     gen.block(actions, scope, body, 0)
@@ -49,7 +49,7 @@ def _compile(actions: tuple):
     return gen.guarded_function("def _rewrite(rw, env):\n    ctx = rw.ctx", lines, "_rewrite")
 
 
-class _ActionGen(SourceGen):
+class ActionGen(SourceGen):
     """Statement text for actions; match variables are loaded into locals once."""
 
     def __init__(self):
@@ -76,10 +76,10 @@ class _ActionGen(SourceGen):
     def block(self, actions, scope: dict, out: list, depth: int) -> None:
         """Append the statements of `actions` (indented `depth` levels) to `out`."""
         for action in actions:
-            method = getattr(self, "a_" + type(action).__name__, None)
+            method = self.ACTIONS.get(type(action))
             if method is None:
                 raise Unsupported(f"no translation for {type(action).__name__}")
-            method(action, scope, out, "    " * depth, depth)
+            method(self, action, scope, out, "    " * depth, depth)
 
     def a_CreateOp(self, action, scope, out, pad, depth):
         operands = ", ".join(self.expr(e, scope) for e in action.operands)
@@ -133,3 +133,7 @@ class _ActionGen(SourceGen):
         self.block(action.body, inner, out, depth + 1)
         if len(out) == start:
             out.append(f"{pad}    pass")
+
+
+#: Action node class -> the `a_<NodeClass>` method translating it (`block` dispatches on it).
+ActionGen.ACTIONS = node_table(ActionGen, "a_")

@@ -65,10 +65,28 @@ class Unsupported(Exception):
     """A node the compiler has no translation for (evaluate reports it too)."""
 
 
+def node_table(cls, prefix: str) -> dict:
+    """{AST node class: method} for the methods of `cls` named `prefix` + a node class name of
+    `lang.nodes` (subclass methods win, as attribute lookup would)."""
+    table = {}
+    for name in dir(cls):
+        if name.startswith(prefix) and isinstance(getattr(A, name[len(prefix):], None), type):
+            table[getattr(A, name[len(prefix):])] = getattr(cls, name)
+    return table
+
+
 class SourceGen:
     """Translates expressions into Python expression text. `scope` maps rule variables to the
     Python names holding them; others are read from `env`. Constants (spans, literal values,
     builtins) become names in the generated code's globals."""
+
+    #: AST node class -> the method translating it (`x_<NodeClass>`), made once per class (a
+    #: subclass's own `x_` methods override): `expr` dispatches on the node's class.
+    EXPRESSIONS: dict = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.EXPRESSIONS = node_table(cls, "x_")
 
     _ids = itertools.count()
 
@@ -125,10 +143,10 @@ class SourceGen:
     # ---- translation ----------------------------------------------------------------------------
     def expr(self, e, scope: dict) -> str:
         """Python expression text computing `e`."""
-        method = getattr(self, "x_" + type(e).__name__, None)
+        method = self.EXPRESSIONS.get(type(e))
         if method is None:
             raise Unsupported(f"cannot evaluate {type(e).__name__}")
-        return method(e, scope)
+        return method(self, e, scope)
 
     def x_Literal(self, e, scope):
         value = e.value
@@ -467,3 +485,7 @@ def compile_conjunction(terms: tuple, var: str | None = None):
         def term_by_term(env, ctx):
             return all(test(env, ctx) for test in tests)
         return term_by_term
+
+
+
+SourceGen.EXPRESSIONS = node_table(SourceGen, "x_")
