@@ -7,6 +7,11 @@ class InputError(Exception):
     """A problem with the user's input outside the parsers (missing file, bad flag value)."""
 
 
+class UsageError(Exception):
+    """Wrong usage that argparse cannot see (a param given twice, an empty pass list): exit 2,
+    as argparse's own usage errors."""
+
+
 def read_text(path: str) -> str:
     """The file's text (:func:`rulepass.engine.files.read_text`: a
     :class:`~rulepass.engine.files.FileError` naming it when it cannot be read or is not UTF-8)."""

@@ -10,7 +10,7 @@ import argparse
 import sys
 
 from rulepass.cli.commands import REGISTRY, cmd_print, cmd_verify
-from rulepass.cli.inputs import InputError
+from rulepass.cli.inputs import InputError, UsageError
 from rulepass.engine.errors import RulepassError
 
 
@@ -48,6 +48,10 @@ def main(argv: list[str] | None = None) -> int:
     except (RulepassError, InputError) as e:
         print(str(e), file=sys.stderr)
         return 1
+    except UsageError as e:
+        parser.print_usage(sys.stderr)
+        print(f"rulepass: error: {e}", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
