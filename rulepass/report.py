@@ -17,6 +17,21 @@ def _bytes(n: float) -> str:
     return f"{n:.1f} GiB"
 
 
+def report_console() -> Console:
+    """The console of the report on stdout: a terminal's own width; piped or redirected, no
+    wrapping at rich's default 80 columns (a line a script greps for stays one line)."""
+    import sys
+
+    if sys.stdout.isatty():
+        return Console()
+    return Console(width=400, soft_wrap=True)
+
+
+def _worst(errors: dict) -> tuple:
+    """(name, error) of the largest error, NaN first."""
+    return max(errors.items(), key=lambda kv: (kv[1] != kv[1], kv[1]))
+
+
 def print_report(console: Console, name: str, report: Report) -> None:
     """Print the tables and the one-line verdict."""
     losses = Table(title=f"{name}: loss per step", title_justify="left")
@@ -54,13 +69,22 @@ def print_report(console: Console, name: str, report: Report) -> None:
                          _bytes(figures["bytes"]))
     console.print(comm)
 
-    worst = max(report.param_errors.items(), key=lambda kv: kv[1], default=(None, 0.0))
     console.print(f"schedule bubble fraction: {report.bubble:.3f}")
-    console.print(f"final parameters: {len(report.param_errors)} compared, worst rel. error "
-                  f"{worst[1]:.1e}" + (f" ({worst[0]})" if worst[0] else ""))
+    if report.param_errors:
+        worst = _worst(report.param_errors)
+        line = (f"final parameters: {len(report.param_errors)} compared, worst rel. error "
+                f"{worst[1]:.1e} ({worst[0]})")
+        if report.tensor_errors:
+            tensor = _worst(report.tensor_errors)
+            line += f"; per tensor max|diff|/max|ref| {tensor[1]:.1e} ({tensor[0]})"
+        console.print(line)
+    for sentence in report.unchecked:
+        console.print(f"[yellow]not checked[/yellow]: {sentence}")
     if report.ok:
-        console.print(f"[bold green]OK[/bold green]: every loss and parameter within rtol "
-                      f"{report.rtol:g} of the reference")
+        checked = "every loss and parameter" if report.param_errors else "every loss"
+        console.print(f"[bold green]OK[/bold green]: {checked} within rtol "
+                      f"{report.rtol:g} of the reference"
+                      + (" (see what was not checked above)" if report.unchecked else ""))
     else:
         console.print(f"[bold red]MISMATCH[/bold red]: some loss or parameter differs from the "
                       f"reference by more than rtol {report.rtol:g}")

@@ -61,13 +61,12 @@ def _register_run(sub) -> None:
 def _run_example(args) -> int:
     from pathlib import Path
 
-    from rich.console import Console
     from rich.progress import Progress
 
     from rulepass.checks import check_example
     from rulepass.engine.files import check_output_dir
     from rulepass.example import ExampleError, load_example
-    from rulepass.report import print_report
+    from rulepass.report import print_report, report_console
     from rulepass.run import RunOptions, run_distributed, run_local, summarize, write_outputs
     from rulepass.runtime.comm.backends import BACKENDS
 
@@ -81,7 +80,7 @@ def _run_example(args) -> int:
         check_output_dir(args.out, "--out folder")  # before the run, not after it
     options = RunOptions(args.backend, args.steps, args.schedule, args.micro_batches,
                          tuple(args.rules), Path(args.out) if args.out else None)
-    console = Console(stderr=False)
+    console = report_console()
     steps = min(options.steps or example.steps, example.steps)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("training", total=steps)
