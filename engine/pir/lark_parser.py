@@ -26,6 +26,7 @@ from rulepass.engine.errors import ParseError, match_label
 from rulepass.engine.errors import describe_expected as _describe_expected
 from rulepass.engine.ir.core import Block, Operation, Program, make_kwarg
 from rulepass.engine.limits import MAX_NESTING, LimitExceeded, first_too_deep, int64, nesting_message
+from rulepass.engine.pir.scan import first_duplicate
 from rulepass.engine.ir.types import (
     ELEMENT_TYPES,
     NULL_TYPE,
@@ -96,6 +97,7 @@ class ProgramBuilder(Transformer):
         super().__init__(visit_tokens=True)
         self.defined: dict[str, object] = {}
         self.program_kwargs: list = []
+        self.groups: set[int] = set()  # ring ids of the process_group lines read so far
         self.depths: dict[int, int] = {}  # id of a nested attribute array -> its depth
         self.kept: list = []
 
@@ -135,8 +137,12 @@ class ProgramBuilder(Transformer):
         return None
 
     # ---- types -----------------------------------------------------------------------------
-    def tensor_type(self, c):
-        return DenseTensorType(c[:-1], c[-1])
+    @v_args(meta=True)
+    def tensor_type(self, meta, c):
+        try:
+            return DenseTensorType(c[:-1], c[-1])
+        except ValueError as e:
+            raise _at(meta, str(e)) from None
 
     @v_args(meta=True)
     def dist_type(self, meta, c):
@@ -279,6 +285,9 @@ class ProgramBuilder(Transformer):
     @v_args(meta=True)
     def kwarg(self, meta, c):
         name, attrs = str(c[0]), c[1]
+        duplicate = first_duplicate(attrs)
+        if duplicate is not None:
+            raise _at(meta, f"attribute {duplicate!r} is given twice")
         if name in self.defined:
             raise _at(meta, f"{name} is defined twice")
         v = make_kwarg(name[len("%kwarg_"):], NULL_TYPE, attrs)
@@ -310,6 +319,9 @@ class ProgramBuilder(Transformer):
                 raise _at(token, f"operand {k} ({token}) is declared with a type that differs "
                           "from the type of its definition")
             values.append(v)
+        duplicate = first_duplicate(attrs)
+        if duplicate is not None:
+            raise _at(meta, f"attribute {duplicate!r} is given twice")
         dist_attr = None
         attributes = {}
         for key, value in attrs:
@@ -351,7 +363,13 @@ class ProgramBuilder(Transformer):
                 block.append(op)
         return block
 
-    def process_group(self, c):
+    @v_args(meta=True)
+    def process_group(self, meta, c):
+        if not c[1]:
+            raise _at(meta, f"process_group {c[0]} has no ranks")
+        if c[0] in self.groups:
+            raise _at(meta, f"process_group {c[0]} is given twice")
+        self.groups.add(c[0])
         return (c[0], tuple(c[1]))
 
     def start(self, c):

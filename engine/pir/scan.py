@@ -44,6 +44,7 @@ class ScanFailure(Exception):
 _INT = re.compile(r"-?\d+")
 _NUMBER = re.compile(r"-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|-?inf|nan")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+_PLACE = re.compile(r"Place\([^()\n,{}\[\]]*\)")  # grammar/pir.lark's PLACE
 STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _TYPED_PREFIX = re.compile(r"\((?:pd_op|builtin|pir|paddle|Int32|Int64|Float|Double|Bool|String|"
                            r"Array|[A-Za-z_][A-Za-z0-9_.:]*)\)")
@@ -254,7 +255,10 @@ def scan_type(sc: Scanner, depth: int = 0):
     if sc.eat("tensor<") or sc.eat("builtin.tensor<"):
         dims, dtype = _shape_and_dtype(sc)
         sc.expect(">")
-        return DenseTensorType(dims, dtype)
+        try:
+            return DenseTensorType(dims, dtype)
+        except ValueError as e:
+            raise ScanFailure(str(e), start, semantic=True) from None
     if sc.eat("pd_dist.tensor<"):
         dims, dtype = _shape_and_dtype(sc)
         sc.expect(", ")
@@ -349,11 +353,11 @@ def scan_attr_value(sc: Scanner, depth: int = 0):
         sc.i += 5
         return False
     if s.startswith("Place(", i):
-        j = s.find(")", i)
-        if j < 0:
-            raise ScanFailure("unterminated Place(...)", i)
-        sc.i = j + 1
-        return Place(s[i + 6:j])
+        m = _PLACE.match(s, i)
+        if m is None:
+            raise ScanFailure("malformed Place(...)", i)
+        sc.i = m.end()
+        return Place(s[i + 6:m.end() - 1])
     if s.startswith("mesh_shape:", i):
         return _tensor_dist_attr(sc)
     m = _NUMBER.match(s, i)
@@ -411,6 +415,19 @@ def _flat_value(text: str):
             _flat_value_cache.clear()
         _flat_value_cache[text] = value
     return value
+
+
+def first_duplicate(items) -> str | None:
+    """The first attribute name that ``items`` ((name, value) pairs) gives twice, or None. Both
+    parsers refuse such text: which value was meant is unknown (``{value:1,value:2}``)."""
+    if len(items) < 2:
+        return None
+    seen = set()
+    for key, _ in items:
+        if key in seen:
+            return key
+        seen.add(key)
+    return None
 
 
 def scan_attr_dict(sc: Scanner) -> list[tuple[str, object]]:

@@ -156,7 +156,10 @@ def load_modules(paths, sources: Sources) -> list[A.Module]:
     for path in paths:
         path = Path(path)
         if path.is_dir():
-            pending.extend((p, None) for p in sorted(path.glob("*.rw")))
+            found = sorted(path.glob("*.rw"))
+            if not found:  # a folder of no rules checks nothing: say so, never "0 passed"
+                raise RuleCompileError(f"{path}: no .rw rule files in this folder")
+            pending.extend((p, None) for p in found)
         else:
             pending.append((path, None))
     # A work list, not recursion: include chains may be long.
