@@ -146,11 +146,39 @@ def parse_config(text: str, file: Path) -> tuple[ParallelConfig, dict, dict]:
     return pc, config.get("train", {}), config.get("check", {})
 
 
-def load_example(path) -> Example:
-    """Read and check the example folder ``path``; :class:`ExampleError` on any problem."""
+def installed_examples() -> dict:
+    """{name: folder} of the examples installed with rulepass (the package
+    ``rulepass.examples``), in name order."""
+    import importlib.resources
+
+    try:
+        base = Path(str(importlib.resources.files("rulepass.examples")))
+    except ModuleNotFoundError:
+        return {}
+    return {p.name: p for p in sorted(base.iterdir()) if (p / "config.toml").is_file()}
+
+
+def find_example(path) -> Path:
+    """The folder of example ``path``: a folder, else the name of an installed example (so
+    ``rulepass run pp2_vpp2_localmap`` works from any folder).
+
+    Raises:
+        ExampleError: neither; the message lists the installed examples.
+    """
     root = Path(path)
-    if not root.is_dir():
-        raise ExampleError(f"{root}: no such example folder")
+    if root.is_dir():
+        return root
+    installed = installed_examples()
+    if str(path) in installed:
+        return installed[str(path)]
+    names = ", ".join(installed) or "none"
+    raise ExampleError(f"{root}: no such example folder (installed examples: {names})")
+
+
+def load_example(path) -> Example:
+    """Read and check the example folder ``path`` (or an installed example's name, see
+    :func:`find_example`); :class:`ExampleError` on any problem."""
+    root = find_example(path)
     config_file = root / "config.toml"
     pc, train, check = parse_config(_read_text(config_file), config_file)
     optimizer = train.get("optimizer", "sgd")

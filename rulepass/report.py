@@ -23,8 +23,17 @@ def report_console() -> Console:
     import sys
 
     if sys.stdout.isatty():
-        return Console()
-    return Console(width=400, soft_wrap=True)
+        return _ReportConsole()
+    return _ReportConsole(width=400, soft_wrap=True)
+
+
+class _ReportConsole(Console):
+    """rich's console, but a closed pipe (``rulepass run ... | head``) raises BrokenPipeError
+    for ``main`` to end with exit 0 — rich's own handler exits 1."""
+
+    def on_broken_pipe(self) -> None:
+        """Called by rich when stdout's reader went away."""
+        raise BrokenPipeError("stdout closed")
 
 
 def _worst(errors: dict) -> tuple:

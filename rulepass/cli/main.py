@@ -9,9 +9,22 @@ from __future__ import annotations
 import argparse
 import sys
 
+import rulepass.cli.listing  # noqa: F401 - registers `rulepass list`
 from rulepass.cli.commands import REGISTRY, cmd_print, cmd_verify
 from rulepass.cli.inputs import InputError, UsageError
 from rulepass.engine.errors import RulepassError
+
+
+def version() -> str:
+    """The installed distribution's version (``pyproject.toml``), "unknown" when rulepass runs
+    from a source tree that was never installed."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as distribution_version
+
+    try:
+        return distribution_version("rulepass")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -20,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="rulepass",
         description="Declarative passes for distributed training programs (Paddle PIR).",
     )
+    parser.add_argument("--version", action="version", version=f"rulepass {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -53,6 +67,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"rulepass: error: {e}", file=sys.stderr)
         return 2
     except BrokenPipeError:
+        # The reader of stdout went away (`| head`): it has what it wanted. Point stdout at
+        # /dev/null so that Python's flush at exit does not fail a second time.
+        import os
+
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
         return 0
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
