@@ -224,8 +224,14 @@ def test_waiting_ranks_see_an_abort_error():
 
 def test_missing_peer_times_out_naming_what_it_waited_for():
     world = LocalWorld(2, timeout=0.2)
-    with pytest.raises(CommTimeoutError, match=r"all_reduce #0 on process group \(0, 1\).*missing ranks \[1\]"):
+    # issue 18: the message blames the rank that did not arrive, not the one that waited
+    with pytest.raises(CommTimeoutError, match=r"^runtime error: rank 1 did not arrive: waited 0.2 s for "
+                                               r"all_reduce #0 on process group \(0, 1\) "
+                                               r"\(rank 0 waited\)") as info:
         world[0].all_reduce(np.ones(1), (0, 1))
+    assert info.value.missing == (1,) and info.value.rank == 0
+    with pytest.raises(CommTimeoutError, match=r"rank 1 did not arrive: .*message 'k'"):
+        world[0].recv(1, "k", (1,), "float64")
 
 
 def test_mismatched_collectives_are_reported():

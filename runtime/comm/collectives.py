@@ -86,7 +86,23 @@ class CommAbortedError(CommunicationError):
 
 
 class CommTimeoutError(CommunicationError):
-    """A communication op waited longer than the world's timeout (a peer never arrived)."""
+    """A communication op waited longer than the world's timeout (a peer never arrived).
+
+    `missing`: the ranks that did not arrive (the stuck or dead peers), named first in the
+    message; `rank` is the rank that waited for them.
+    """
+
+    def __init__(self, message: str, rank: int | None = None, missing=()):
+        self.missing = tuple(sorted(missing))
+        if self.missing:
+            who = ", ".join(map(str, self.missing))
+            plural = "s" if len(self.missing) > 1 else ""
+            message = (f"rank{plural} {who} did not arrive: {message}"
+                       + (f" (rank {rank} waited)" if rank is not None else ""))
+            CommunicationError.__init__(self, message, None)
+            self.rank = rank
+        else:
+            CommunicationError.__init__(self, message, rank)
 
 
 # Bytes one rank moves per call, as a function of (bytes passed in, group size n > 1): ring algorithm.

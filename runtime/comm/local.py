@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import defaultdict, deque
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 from array_api_compat import array_namespace
@@ -74,8 +74,10 @@ class LocalWorld:
                 self.failure = (rank, error)
             self._cond.notify_all()
 
-    def _wait(self, ready: Callable[[], bool], rank: int, what: str) -> None:
-        """Block (holding the condition) until `ready()`; raise on abort or after `timeout` s."""
+    def _wait(self, ready: Callable[[], bool], rank: int, what: str,
+              missing: Callable[[], Iterable[int]] = tuple) -> None:
+        """Block (holding the condition) until `ready()`; raise on abort or after `timeout` s,
+        naming the ranks `missing()` returns then (those that did not arrive)."""
         deadline = time.monotonic() + self.timeout
         while not ready():
             if self.failure is not None:
@@ -87,7 +89,7 @@ class LocalWorld:
                 )
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise CommTimeoutError(f"waited {self.timeout:g} s for {what}", rank)
+                raise CommTimeoutError(f"waited {self.timeout:g} s for {what}", rank, missing())
             self._cond.wait(min(remaining, _POLL_S))
 
 
@@ -123,8 +125,8 @@ class LocalCommunicator(Communicator):
             world._wait(
                 lambda: len(slot.inputs) == len(group),
                 self.rank,
-                f"{kind} #{call} on process group {group} (missing ranks "
-                f"{sorted(set(group) - set(slot.inputs))})",
+                f"{kind} #{call} on process group {group}",
+                lambda: set(group) - set(slot.inputs),
             )
             inputs = [slot.inputs[r] for r in group]
             slot.readers_left -= 1
@@ -178,7 +180,8 @@ class LocalCommunicator(Communicator):
         world = self.world
         box = (peer, self.rank, key)
         with world._cond:
-            world._wait(lambda: bool(world._mailboxes.get(box)), self.rank, f"message {key!r} from rank {peer}")
+            world._wait(lambda: bool(world._mailboxes.get(box)), self.rank,
+                        f"message {key!r} from rank {peer}", lambda: (peer,))
             message = world._mailboxes[box].popleft()
             if not world._mailboxes[box]:
                 del world._mailboxes[box]
