@@ -266,3 +266,28 @@ def test_misuse_raises_clear_errors(call, message):
 def test_key_to_tag_is_stable_and_in_range():
     assert key_to_tag(("forward", 0, 1)) == key_to_tag(("forward", 0, 1))
     assert 1 <= key_to_tag(("backward", 3, 17)) <= 32000
+
+
+def test_run_ranks_timeout_from_the_environment(monkeypatch):
+    # `rulepass run --comm-timeout S` sets RULEPASS_COMM_TIMEOUT for every backend
+
+
+    monkeypatch.setenv("RULEPASS_COMM_TIMEOUT", "0.3")
+
+    def body(comm):
+        if comm.rank == 1:
+            time.sleep(2)  # stuck outside communication
+            return None
+        return comm.recv(1, "k", (1,), "float64")
+
+    start = time.monotonic()
+    with pytest.raises(CommunicationError, match="rank 1"):
+        run_ranks(2, body)
+    assert time.monotonic() - start < 1.5
+
+
+def test_cli_comm_timeout_must_be_positive(capsys):
+    from rulepass.cli.main import main
+
+    assert main(["run", "mp2", "--comm-timeout", "0"]) == 1
+    assert "--comm-timeout must be a positive number" in capsys.readouterr().err

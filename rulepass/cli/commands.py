@@ -4,6 +4,7 @@ sub-parser in :data:`REGISTRY` (name → ``register(subparsers)``); ``main.build
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 REGISTRY: dict = {}
@@ -53,6 +54,10 @@ def _register_run(sub) -> None:
     p.add_argument("--micro-batches", type=int, default=None, dest="micro_batches")
     p.add_argument("--rules", action="append", default=[], metavar="PATH",
                    help="more .rw files or folders (repeatable)")
+    p.add_argument("--comm-timeout", type=float, default=None, metavar="SECONDS",
+                   dest="comm_timeout",
+                   help="end the job when a rank waits this long for a peer, naming the peer "
+                        "(default 60; also RULEPASS_COMM_TIMEOUT)")
     p.add_argument("--out", default=None, metavar="DIR",
                    help="write rank<r>.pir, trace.jsonl, timelines and summary.json here")
     p.set_defaults(func=_run_example)
@@ -74,6 +79,12 @@ def _run_example(args) -> int:
         raise ExampleError(f"--steps must be at least 1, got {args.steps}")
     if args.micro_batches is not None and args.micro_batches < 1:
         raise ExampleError(f"--micro-batches must be at least 1, got {args.micro_batches}")
+    if args.comm_timeout is not None:
+        if not args.comm_timeout > 0:
+            raise ExampleError(f"--comm-timeout must be a positive number of seconds, got "
+                               f"{args.comm_timeout:g}")
+        # every backend reads it (collectives.comm_timeout), MPI ranks from their environment
+        os.environ["RULEPASS_COMM_TIMEOUT"] = repr(args.comm_timeout)
     example = load_example(args.example)
     check_example(example, args.micro_batches)
     if args.out:

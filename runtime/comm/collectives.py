@@ -20,6 +20,7 @@ algorithm (see `ring_bytes`), so schedules and rewrites can be compared by traff
 from __future__ import annotations
 
 import abc
+import os
 import zlib
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
@@ -83,6 +84,20 @@ class RankFailedError(CommunicationError):
 
 class CommAbortedError(CommunicationError):
     """Raised inside a rank that was waiting on communication when another rank failed."""
+
+
+#: seconds a rank waits for a peer before the job is ended (as the local backend)
+DEFAULT_TIMEOUT_S = 60.0
+
+
+def comm_timeout(timeout: float | None = None) -> float:
+    """`timeout`, else `RULEPASS_COMM_TIMEOUT` from the environment, else 60 s."""
+    if timeout is not None:
+        return float(timeout)
+    try:
+        return float(os.environ.get("RULEPASS_COMM_TIMEOUT", DEFAULT_TIMEOUT_S))
+    except ValueError:
+        return DEFAULT_TIMEOUT_S
 
 
 class CommTimeoutError(CommunicationError):

@@ -23,6 +23,7 @@ from rulepass.runtime.comm.collectives import (
     CommunicationError,
     Communicator,
     RankFailedError,
+    comm_timeout,
     reduce_arrays,
 )
 
@@ -198,7 +199,8 @@ def _detail(detail: Any) -> str:
     return "" if detail is None else f"({detail})"
 
 
-def run_ranks(world_size: int, fn: Callable[[Communicator], Any], timeout: float = 60.0) -> list[Any]:
+def run_ranks(world_size: int, fn: Callable[[Communicator], Any],
+              timeout: float | None = None) -> list[Any]:
     """Run `fn(comm)` for every rank of a fresh `LocalWorld`, one thread per rank.
 
     Returns the per-rank results, index = rank. `timeout` (seconds) bounds both each wait for a peer
@@ -206,7 +208,9 @@ def run_ranks(world_size: int, fn: Callable[[Communicator], Any], timeout: float
     (within `_POLL_S` s) and this raises `RankFailedError` naming the first failing rank, chained to
     its exception. Raises `CommTimeoutError` when some rank has not finished after `timeout` s
     (e.g. a rank stuck outside communication); such threads are daemons and are left behind.
+    None: `RULEPASS_COMM_TIMEOUT`, else 60 s (`collectives.comm_timeout`).
     """
+    timeout = comm_timeout(timeout)
     world = LocalWorld(world_size, timeout=timeout)
     results: list[Any] = [None] * world_size
     finished: set[int] = set()

@@ -32,26 +32,14 @@ import numpy as np
 
 from rulepass.engine.errors import RulepassError
 from rulepass.runtime.comm.collectives import (CommTimeoutError, CommunicationError, Communicator,
-                                               key_to_tag)
-
-#: seconds a rank waits for a peer before the job is ended (as the local backend)
-DEFAULT_TIMEOUT_S = 60.0
-#: seconds the members that timed out wait for each other's "arrived" notice
-_NOTICE_GRACE_S = 2.0
-
-
-def comm_timeout(timeout: float | None = None) -> float:
-    """`timeout`, else `RULEPASS_COMM_TIMEOUT` from the environment, else 60 s."""
-    if timeout is not None:
-        return float(timeout)
-    try:
-        return float(os.environ.get("RULEPASS_COMM_TIMEOUT", DEFAULT_TIMEOUT_S))
-    except ValueError:
-        return DEFAULT_TIMEOUT_S
+                                               comm_timeout, key_to_tag)
 
 __all__ = ["MpiCommunicator", "mpi_module", "run_mpi"]
 
 _MPI_OPS = {"sum": "SUM", "avg": "SUM", "max": "MAX", "min": "MIN", "prod": "PROD"}
+
+#: seconds the members that timed out wait for each other's "arrived" notice
+_NOTICE_GRACE_S = 2.0
 
 
 def mpi_module():
