@@ -270,8 +270,6 @@ def test_key_to_tag_is_stable_and_in_range():
 
 def test_run_ranks_timeout_from_the_environment(monkeypatch):
     # `rulepass run --comm-timeout S` sets RULEPASS_COMM_TIMEOUT for every backend
-
-
     monkeypatch.setenv("RULEPASS_COMM_TIMEOUT", "0.3")
 
     def body(comm):
