@@ -131,6 +131,8 @@ class RankRecord:
     program_text: str
     trace: list
     tensor_errors: dict = attrs.field(factory=dict)
+    #: this rank's pieces of the parameters after training (for ``--out``'s params_final.npz)
+    final_params: dict = attrs.field(factory=dict)
 
 
 class RankSetup:
@@ -214,8 +216,10 @@ class RankSetup:
                 item = application.as_dict()
                 item["rank"] = self.rank
                 trace.append(item)
+        final = {name: np.asarray(value) for name, value in self.scope.items()
+                 if name in self.example.params}
         return RankRecord(self.rank, errors, ok, applied, print_program(self.compiled.program),
-                          trace, tensor_errors)
+                          trace, tensor_errors, final)
 
 
 def compile_all(example: Example, options: RunOptions, ranks) -> tuple[dict, dict]:
@@ -274,8 +278,11 @@ def _worst(a: float, b: float) -> float:
     return max(a, b)
 
 
-def write_outputs(out: Path, records: list, events: list, report: Report) -> None:
-    """``rank<r>.pir``, ``trace.jsonl``, ``timeline_rank<r>.json``, ``summary.json`` in ``out``."""
+def write_outputs(out: Path, records: list, events: list, report: Report,
+                  example: Example | None = None, options: RunOptions | None = None) -> None:
+    """``rank<r>.pir``, ``trace.jsonl``, ``timeline_rank<r>.json``, ``summary.json`` in ``out``;
+    given the example and options also ``params_final.npz``, the merged ``timeline.json`` and
+    the ``run`` header of ``summary.json`` (:mod:`rulepass.outputs`)."""
     from rulepass.runtime.trace import write_chrome_trace
 
     from rulepass.engine.files import check_output_dir, write_text
@@ -288,8 +295,14 @@ def write_outputs(out: Path, records: list, events: list, report: Report) -> Non
         write_chrome_trace([e for e in events if e.rank == record.rank],
                            out / f"timeline_rank{record.rank}.json")
     write_text(out / "trace.jsonl", "".join(trace))
-    write_text(out / "summary.json", json.dumps(attrs.asdict(report), indent=1, default=str)
-               + "\n")
+    summary = attrs.asdict(report)
+    if example is not None:
+        from rulepass.outputs import write_run_extras
+
+        types = dist_types(parse_program(example.forward_text))["parameters"]
+        summary = {"run": write_run_extras(out, example, options or RunOptions(), records,
+                                           events, report, types), **summary}
+    write_text(out / "summary.json", json.dumps(summary, indent=1, default=str) + "\n")
 
 
 def run_local(example: Example, options: RunOptions, progress=None):

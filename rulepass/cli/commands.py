@@ -106,7 +106,7 @@ def _run_example(args) -> int:
     report = summarize(example, records, losses, comm, schedule, micro_batches)
     print_report(console, Path(args.example).name, report)
     if options.out is not None:
-        write_outputs(options.out, records, events, report)
+        write_outputs(options.out, records, events, report, example, options)
         console.print(f"wrote {options.out}")
     return 0 if report.ok else 1
 

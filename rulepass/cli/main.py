@@ -13,18 +13,7 @@ import rulepass.cli.listing  # noqa: F401 - registers `rulepass list`
 from rulepass.cli.commands import REGISTRY, cmd_print, cmd_verify
 from rulepass.cli.inputs import InputError, UsageError
 from rulepass.engine.errors import RulepassError
-
-
-def version() -> str:
-    """The installed distribution's version (``pyproject.toml``), "unknown" when rulepass runs
-    from a source tree that was never installed."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as distribution_version
-
-    try:
-        return distribution_version("rulepass")
-    except PackageNotFoundError:
-        return "unknown"
+from rulepass.version import version
 
 
 def build_parser() -> argparse.ArgumentParser:
