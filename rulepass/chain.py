@@ -151,9 +151,10 @@ CHAIN = [
 
 def compile_rank(forward: Program, rules: RuleSet, rank: int, *, pp: int = 1, vpp: int = 1,
                  seg_method: str = "", micro_batches: int = 1, optimizer: str = "sgd",
-                 grads=None) -> CompiledRank:
+                 grads=None, after_step=None) -> CompiledRank:
     """Rewrite a copy of ``forward`` into ``rank``'s dense program (``forward`` is unchanged),
-    then check it with the dense verifier.
+    then check it with the dense verifier. ``after_step(name, program)``, when given, sees the
+    program after every step that ran (``rulepass run --print-ir-after-all / --dump-dir``).
 
     Raises the engine's errors (naming the pass, rule and op) when a step fails.
     """
@@ -161,7 +162,7 @@ def compile_rank(forward: Program, rules: RuleSet, rank: int, *, pp: int = 1, vp
                        optimizer, grads if grads is not None else load_grad_definitions())
     records: list[StepRecord] = []
     with _collector_paused():
-        _run_steps(state, records)
+        _run_steps(state, records, after_step)
     verify(state.program, dense=True)
     return CompiledRank(rank, state.program, records)
 
@@ -180,7 +181,7 @@ def _collector_paused():
             gc.enable()
 
 
-def _run_steps(state: ChainState, records: list) -> None:
+def _run_steps(state: ChainState, records: list, after_step=None) -> None:
     for step in CHAIN:
         if not step.when(state):
             continue
@@ -194,3 +195,5 @@ def _run_steps(state: ChainState, records: list) -> None:
             for application in outcome:
                 applied[application.rule] = applied.get(application.rule, 0) + 1
             records.append(StepRecord(step.name, applied, seconds, tuple(outcome)))
+        if after_step is not None:
+            after_step(step.name, state.program)

@@ -43,6 +43,8 @@ class RunOptions:
     micro_batches: int | None = None
     rules: tuple = ()
     out: Path | None = None
+    #: ``after_step(name, rank, program)`` after every step of the chain (IR dumps)
+    after_step: object = None
 
 
 @attrs.define
@@ -230,8 +232,16 @@ def compile_all(example: Example, options: RunOptions, ranks) -> tuple[dict, dic
     micro_batches = options.micro_batches or par.micro_batches
     compiled = {r: compile_rank(forward, rules, r, pp=par.pp, vpp=par.vpp,
                                 seg_method=par.seg_method, micro_batches=micro_batches,
-                                optimizer=example.optimizer) for r in ranks}
+                                optimizer=example.optimizer,
+                                after_step=_for_rank(options.after_step, r)) for r in ranks}
     return compiled, dist_types(forward)
+
+
+def _for_rank(after_step, rank: int):
+    """``after_step(name, rank, program)`` as the chain's ``(name, program)`` callback."""
+    if after_step is None:
+        return None
+    return lambda name, program: after_step(name, rank, program)
 
 
 def summarize(example: Example, records: list, losses: list, comm: list, schedule: str,

@@ -49,3 +49,16 @@ def test_assemble_inverts_local_piece():
     whole = np.arange(24, dtype=np.float32).reshape(4, 6)
     pieces = {r: local_piece(whole, t, r) for r in range(4)}
     assert np.array_equal(assemble(pieces, t), whole)
+
+
+def test_run_dump_dir_and_print_ir_after_all(tmp_path, capsys):
+    dump = tmp_path / "dumps"
+    assert main(["run", "mp2", "--steps", "1", "--dump-dir", str(dump),
+                 "--print-ir-after-all"]) == 0
+    err = capsys.readouterr().err
+    for rank in (0, 1):
+        files = sorted(p.name for p in (dump / f"rank{rank}").iterdir())
+        assert files[0] == "01_append_backward.pir" and files[-1].endswith("_sp_fusion.pir")
+        assert f"IR Dump After dist_to_dense (rank{rank}/" in err
+    last = sorted((dump / "rank0").iterdir())[-1].read_text()
+    assert "pd_dist.tensor" not in last  # the dense program, after the last step

@@ -58,6 +58,10 @@ def _register_run(sub) -> None:
                    dest="comm_timeout",
                    help="end the job when a rank waits this long for a peer, naming the peer "
                         "(default 60; also RULEPASS_COMM_TIMEOUT)")
+    p.add_argument("--print-ir-after-all", action="store_true",
+                   help="print each rank's program on stderr after every step of the chain")
+    p.add_argument("--dump-dir", metavar="DIR",
+                   help="write each rank's program after every step to DIR/rank<r>/NN_STEP.pir")
     p.add_argument("--out", default=None, metavar="DIR",
                    help="write rank<r>.pir, trace.jsonl, timelines and summary.json here")
     p.set_defaults(func=_run_example)
@@ -69,6 +73,7 @@ def _run_example(args) -> int:
     from rich.progress import Progress
 
     from rulepass.checks import check_example
+    from rulepass.cli.passes import IRDumps
     from rulepass.engine.files import check_output_dir
     from rulepass.example import ExampleError, load_example
     from rulepass.report import print_report, report_console
@@ -89,8 +94,10 @@ def _run_example(args) -> int:
     check_example(example, args.micro_batches)
     if args.out:
         check_output_dir(args.out, "--out folder")  # before the run, not after it
+    dumps = IRDumps(args.print_ir_after_all, args.dump_dir)
     options = RunOptions(args.backend, args.steps, args.schedule, args.micro_batches,
-                         tuple(args.rules), Path(args.out) if args.out else None)
+                         tuple(args.rules), Path(args.out) if args.out else None,
+                         dumps.per_rank if dumps.active else None)
     console = report_console()
     steps = min(options.steps or example.steps, example.steps)
     with Progress(console=console, transient=True) as progress:

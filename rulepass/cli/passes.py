@@ -108,11 +108,20 @@ class IRDumps:
         self.print_after_all = print_after_all
         self.folder = check_output_dir(folder, "--dump-dir folder") if folder else None
         self.count = 0
+        self.rank_counts: dict[int, int] = {}
 
     @property
     def active(self) -> bool:
         """Whether anything is dumped."""
         return self.print_after_all or self.folder is not None
+
+    def per_rank(self, name: str, rank: int, program) -> None:
+        """:meth:`after` for rank ``rank`` of ``rulepass run`` (files under ``rank<r>/``, each
+        rank counting its own steps; the threads of the local backend compile one rank at a
+        time)."""
+        self.rank_counts[rank] = self.rank_counts.get(rank, 0) + 1
+        self.count = self.rank_counts[rank] - 1
+        self.after(name, program, f"rank{rank}/")
 
     def after(self, name: str, program, prefix: str = "") -> None:
         """Dump ``program`` as it stands after step ``name`` (``prefix``: a sub-folder such as
