@@ -190,3 +190,20 @@ def describe_expected(names, parser, friendly: dict, keyword_quotes: str = "'") 
     if len(words) > 8:
         return ", ".join(words[:8]) + ", ..."
     return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]
+
+
+def match_label(error, parse, examples, **options):
+    """lark's ``error.match_examples(parse, examples, **options)``: the label of the example
+    mistake that fails in the same parser state as ``error``, or None.
+
+    lark 1.3.1 formats a debug line with ``%d`` on the parser state when an example shares the
+    state but not the accepted tokens (``use_accepts=True``) and raises ``TypeError``; the
+    examples are then matched on the state alone, and a second failure means no label."""
+    try:
+        return error.match_examples(parse, examples, **options)
+    except TypeError:
+        options["use_accepts"] = False
+        try:
+            return error.match_examples(parse, examples, **options)
+        except TypeError:
+            return None

@@ -238,12 +238,14 @@ def chain_with(rules: RuleSet, extra=(), skip=()) -> list:
 def compile_rank(forward: Program, rules: RuleSet, rank: int, *, pp: int = 1, vpp: int = 1,
                  seg_method: str = "", micro_batches: int = 1, optimizer: str = "sgd",
                  grads=None, schedule: str = "", extra=(), track: bool = False,
-                 skip=()) -> CompiledRank:
+                 skip=(), after_step=None) -> CompiledRank:
     """Rewrite a copy of ``forward`` into ``rank``'s dense program (``forward`` is unchanged),
     then check it with the dense verifier. ``schedule``: the pipeline schedule the program will
     run under (ZBH1 and ZBVPP add the split_backward step); ``extra``: (user pass, after step)
     pairs; ``track``: record origins, placements and provenance (see the module docstring);
-    ``skip``: steps not to run (see :func:`chain_with`).
+    ``skip``: steps not to run (see :func:`chain_with`); ``after_step(name, program)``, when
+    given, sees the program after every step that ran (``rulepass run --print-ir-after-all /
+    --dump-dir``).
 
     Raises the engine's errors (naming the pass, rule and op) when a step fails.
     """
@@ -253,7 +255,8 @@ def compile_rank(forward: Program, rules: RuleSet, rank: int, *, pp: int = 1, vp
     records: list[StepRecord] = []
     tracked: dict = {}
     with _collector_paused():
-        _run_steps(state, records, chain_with(rules, extra, skip), tracked if track else None)
+        _run_steps(state, records, chain_with(rules, extra, skip), tracked if track else None,
+                   after_step)
     verify(state.program, dense=True)
     return CompiledRank(rank, state.program, records, tracked.get("origins"),
                         tracked.get("placements"), state.provenance)
@@ -321,8 +324,8 @@ def _collector_paused():
             gc.enable()
 
 
-def _run_steps(state: ChainState, records: list, steps=CHAIN, tracked: dict | None = None
-               ) -> None:
+def _run_steps(state: ChainState, records: list, steps=CHAIN, tracked: dict | None = None,
+               after_step=None) -> None:
     forward_index = ({op: i for i, op in enumerate(state.program.block)} if tracked is not None
                      else None)
     for step in steps:
@@ -343,3 +346,5 @@ def _run_steps(state: ChainState, records: list, steps=CHAIN, tracked: dict | No
             records.append(StepRecord(step.name, applied, seconds, tuple(outcome)))
         if tracked is not None and step.name == ORIGIN_STEP:
             tracked["origins"] = origin_keys(state.program, forward_index)
+        if after_step is not None:
+            after_step(step.name, state.program)

@@ -32,6 +32,7 @@ import attrs
 import numpy as np
 
 from rulepass.engine.errors import RulepassError
+from rulepass.engine.files import read_text
 
 SCHEDULES = ("FThenB", "1F1B", "Eager1F1B", "VPP", "ZBH1", "ZBVPP", "ZBV")
 KNOWN = {
@@ -95,6 +96,13 @@ def _read_npz(path: Path) -> dict:
         raise ExampleError(f"{path}: not a readable .npz file ({e})") from None
 
 
+def _read_text(path: Path) -> str:
+    """The text of one of the example's files (:func:`rulepass.engine.files.read_text`)."""
+    if not path.exists():
+        raise ExampleError(f"{path}: missing (the example needs it)")
+    return read_text(path, "file")
+
+
 def _int(section: dict, key: str, file: Path, default=None, minimum: int = 1) -> int:
     value = section.get(key, default)
     if value is None:
@@ -149,11 +157,10 @@ def _forward_text(root: Path, pc: ParallelConfig) -> str:
     plan's mesh degrees must be the config's."""
     forward_file, serial_file, plan_file = root / "forward.pir", root / "serial.pir", root / "plan.toml"
     if not serial_file.exists():
-        try:
-            return forward_file.read_text()
-        except FileNotFoundError:
+        if not forward_file.exists():
             raise ExampleError(f"{forward_file}: missing (the example needs it, or serial.pir "
-                               "and plan.toml)") from None
+                               "and plan.toml)")
+        return _read_text(forward_file)
     if forward_file.exists():
         raise ExampleError(f"{root}: holds both forward.pir and serial.pir; keep one (serial.pir "
                            "with plan.toml is parallelized first)")
@@ -164,25 +171,50 @@ def _forward_text(root: Path, pc: ParallelConfig) -> str:
     from rulepass.engine.pir.printer import print_program
     from rulepass.parallelize import parallelize
 
-    plan = load_plan(plan_file.read_text(), str(plan_file))
+    plan = load_plan(_read_text(plan_file), str(plan_file))
     for dim in ("pp", "mp", "dp"):
         if plan.degree(dim) != getattr(pc, dim):
             raise ExampleError(f"{plan_file}: the mesh's {dim} degree is {plan.degree(dim)} but "
                                f"config.toml says {dim} = {getattr(pc, dim)}")
-    program = parse_program(serial_file.read_text(), filename=str(serial_file))
+    program = parse_program(_read_text(serial_file), filename=str(serial_file))
     return print_program(parallelize(program, plan, file=str(plan_file)))
 
 
-def load_example(path) -> Example:
-    """Read and check the example folder ``path``; :class:`ExampleError` on any problem."""
-    root = Path(path)
-    if not root.is_dir():
-        raise ExampleError(f"{root}: no such example folder")
-    config_file = root / "config.toml"
+def installed_examples() -> dict:
+    """{name: folder} of the examples installed with rulepass (the package
+    ``rulepass.examples``), in name order."""
+    import importlib.resources
+
     try:
-        pc, train, check = parse_config(config_file.read_text(), config_file)
-    except FileNotFoundError:
-        raise ExampleError(f"{config_file}: missing (the example needs it)") from None
+        base = Path(str(importlib.resources.files("rulepass.examples")))
+    except ModuleNotFoundError:
+        return {}
+    return {p.name: p for p in sorted(base.iterdir()) if (p / "config.toml").is_file()}
+
+
+def find_example(path) -> Path:
+    """The folder of example ``path``: a folder, else the name of an installed example (so
+    ``rulepass run pp2_vpp2_localmap`` works from any folder).
+
+    Raises:
+        ExampleError: neither; the message lists the installed examples.
+    """
+    root = Path(path)
+    if root.is_dir():
+        return root
+    installed = installed_examples()
+    if str(path) in installed:
+        return installed[str(path)]
+    names = ", ".join(installed) or "none"
+    raise ExampleError(f"{root}: no such example folder (installed examples: {names})")
+
+
+def load_example(path) -> Example:
+    """Read and check the example folder ``path`` (or an installed example's name, see
+    :func:`find_example`); :class:`ExampleError` on any problem."""
+    root = find_example(path)
+    config_file = root / "config.toml"
+    pc, train, check = parse_config(_read_text(config_file), config_file)
     optimizer = train.get("optimizer", "sgd")
     if optimizer not in ("sgd", "adamw"):
         raise ExampleError(f"{config_file}: [train] optimizer {optimizer!r} is not sgd or adamw")
@@ -197,12 +229,11 @@ def load_example(path) -> Example:
         raise ExampleError(f"{config_file}: [check] atol must be a number >= 0")
     forward_text = _forward_text(root, pc)
     reference_file = root / "reference.json"
-    losses = None
+    losses = None  # without reference.json: judged against the single-device run
     try:
-        reference = json.loads(reference_file.read_text())
-        losses = [float(x) for x in reference["losses"]]
-    except FileNotFoundError:
-        pass  # judged against the single-device run rulepass computes
+        if reference_file.exists():
+            reference = json.loads(_read_text(reference_file))
+            losses = [float(x) for x in reference["losses"]]
     except (json.JSONDecodeError, KeyError, TypeError, ValueError):
         raise ExampleError(f"{reference_file}: expected {{\"losses\": [numbers]}}") from None
     data = _read_npz(root / "data.npz")

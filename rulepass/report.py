@@ -22,6 +22,28 @@ def _error_cell(ours, ref, rtol: float) -> str:
     err = relative_error(ours, ref) if ours is not None else float("inf")
     style = "green" if err <= rtol else "red"
     return f"[{style}]{err:.1e}[/{style}]"
+def report_console() -> Console:
+    """The console of the report on stdout: a terminal's own width; piped or redirected, no
+    wrapping at rich's default 80 columns (a line a script greps for stays one line)."""
+    import sys
+
+    if sys.stdout.isatty():
+        return _ReportConsole()
+    return _ReportConsole(width=400, soft_wrap=True)
+
+
+class _ReportConsole(Console):
+    """rich's console, but a closed pipe (``rulepass run ... | head``) raises BrokenPipeError
+    for ``main`` to end with exit 0 — rich's own handler exits 1."""
+
+    def on_broken_pipe(self) -> None:
+        """Called by rich when stdout's reader went away."""
+        raise BrokenPipeError("stdout closed")
+
+
+def _worst(errors: dict) -> tuple:
+    """(name, error) of the largest error, NaN first."""
+    return max(errors.items(), key=lambda kv: (kv[1] != kv[1], kv[1]))
 
 
 def print_report(console: Console, name: str, report: Report) -> None:
@@ -81,11 +103,17 @@ def print_report(console: Console, name: str, report: Report) -> None:
                   "full backward 2)")
     for label, errors in (("Paddle", report.param_errors),
                           ("single device", report.single_device_param_errors)):
-        if not errors and label == "Paddle":
+        if not errors:
             continue
-        worst = max(errors.items(), key=lambda kv: kv[1], default=(None, 0.0))
-        console.print(f"final parameters vs {label}: {len(errors)} compared, worst rel. error "
-                      f"{worst[1]:.1e}" + (f" ({worst[0]})" if worst[0] else ""))
+        worst = _worst(errors)
+        line = (f"final parameters vs {label}: {len(errors)} compared, worst rel. error "
+                f"{worst[1]:.1e} ({worst[0]})")
+        if label == "Paddle" and report.tensor_errors:
+            tensor = _worst(report.tensor_errors)
+            line += f"; per tensor max|diff|/max|ref| {tensor[1]:.1e} ({tensor[0]})"
+        console.print(line)
+    for sentence in report.unchecked:
+        console.print(f"[yellow]not checked[/yellow]: {sentence}")
     if report.localize is not None:
         first = report.localize["first"]
         if first is None:
@@ -105,7 +133,8 @@ def print_report(console: Console, name: str, report: Report) -> None:
               else "the single-device run (no reference.json)")
     if report.ok:
         console.print(f"[bold green]OK[/bold green]: every loss and parameter within rtol "
-                      f"{report.rtol:g} of {source}")
+                      f"{report.rtol:g} of {source}"
+                      + (" (see what was not checked above)" if report.unchecked else ""))
     else:
         console.print(f"[bold red]MISMATCH[/bold red]: some loss, parameter or op differs from "
                       f"{source} by more than rtol {report.rtol:g}")

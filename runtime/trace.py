@@ -84,7 +84,9 @@ def chrome_trace(events: Iterable[TraceEvent]) -> dict:
 
 def write_chrome_trace(events: Iterable[TraceEvent], path: str | Path) -> Path:
     """Write `chrome_trace(events)` as JSON to `path` (parent folders are created); returns the path."""
+    from rulepass.engine.files import write_text
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(chrome_trace(events), indent=1) + "\n")
+    write_text(path, json.dumps(chrome_trace(events), indent=1) + "\n")
     return path

@@ -70,6 +70,32 @@ def scenario_fail(comm):
     comm.recv(1, ("forward", 0, 0), (2,), "float64")
 
 
+def scenario_fail_project(comm):
+    from rulepass.runtime.comm.collectives import CommunicationError
+
+    if comm.rank == 1:
+        raise CommunicationError("a project error on rank one", comm.rank)
+    comm.recv(1, ("forward", 0, 0), (2,), "float64")
+
+
+def _stop_rank_1(comm):
+    if comm.rank == 1:
+        import os
+        import signal
+
+        os.kill(os.getpid(), signal.SIGSTOP)  # stuck: alive, never arrives
+
+
+def scenario_stop_collective(comm):
+    _stop_rank_1(comm)
+    comm.all_reduce(np.ones(3), tuple(range(comm.world_size)))
+
+
+def scenario_stop_recv(comm):
+    _stop_rank_1(comm)
+    comm.recv(1, ("forward", 0, 0), (2,), "float64")
+
+
 class OnDevice:
     """Wraps a GPU communicator so the scenarios can pass and check NumPy arrays."""
 
@@ -102,7 +128,8 @@ def main():
     groups = [tuple(range(n))] + [(r, r + 1) for r in range(0, n - 1, 2)]
     if n == 4:
         groups += [(0, 2), (1, 3)]
-    fn = {"ok": scenario_ok, "fail": scenario_fail}[scenario]
+    fn = {"ok": scenario_ok, "fail": scenario_fail, "fail_project": scenario_fail_project,
+          "stop_collective": scenario_stop_collective, "stop_recv": scenario_stop_recv}[scenario]
     if backend == "nccl":
         from rulepass.runtime.comm.nccl import NcclCommunicator
 

@@ -22,7 +22,7 @@ MAX_ENGINE_ROOT = 8
 #: (The longest matching prefix wins; `rulepass` is everything else of the facade.)
 LAYERS = {
     "rulepass.grammar": 0, "rulepass.rules": 0,
-    "rulepass.engine.errors": 0,
+    "rulepass.engine.errors": 0, "rulepass.engine.files": 0, "rulepass.engine.limits": 0,
     "rulepass.engine.ir": 1,
     "rulepass.engine.pir": 2,
     "rulepass.engine.lang": 3,

@@ -87,8 +87,9 @@ def test_trace_output_and_explain(files):
     (["--pass", "no_such_pass"], 1, "unknown pass 'no_such_pass'"),
     (["--pass", "tag", "-p", "nokey"], 1, "expected KEY=VALUE"),
     (["--pass", "tag"], 1, "needs param 'k'"),
-    ([], 2, "one of the arguments --pass --pipeline is required"),
-    (["--pass", "tag", "--pipeline", "paddle"], 2, "not allowed with argument"),
+    ([], 2, "give --pass NAME or --pipeline NAME"),
+    # --pass and --pipeline mix, in the order given (issue 18); a param given twice is usage
+    (["--pass", "tag", "-p", "k=1", "-p", "k=2"], 2, "-p k given twice"),
 ])
 def test_errors_and_usage(files, args, code, message):
     r = rulepass("rewrite", str(files / "p.pir"), "--rules", str(files / "mine.rw"), *args)

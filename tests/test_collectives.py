@@ -224,8 +224,14 @@ def test_waiting_ranks_see_an_abort_error():
 
 def test_missing_peer_times_out_naming_what_it_waited_for():
     world = LocalWorld(2, timeout=0.2)
-    with pytest.raises(CommTimeoutError, match=r"all_reduce #0 on process group \(0, 1\).*missing ranks \[1\]"):
+    # issue 18: the message blames the rank that did not arrive, not the one that waited
+    with pytest.raises(CommTimeoutError, match=r"^runtime error: rank 1 did not arrive: waited 0.2 s for "
+                                               r"all_reduce #0 on process group \(0, 1\) "
+                                               r"\(rank 0 waited\)") as info:
         world[0].all_reduce(np.ones(1), (0, 1))
+    assert info.value.missing == (1,) and info.value.rank == 0
+    with pytest.raises(CommTimeoutError, match=r"rank 1 did not arrive: .*message 'k'"):
+        world[0].recv(1, "k", (1,), "float64")
 
 
 def test_mismatched_collectives_are_reported():
@@ -260,3 +266,26 @@ def test_misuse_raises_clear_errors(call, message):
 def test_key_to_tag_is_stable_and_in_range():
     assert key_to_tag(("forward", 0, 1)) == key_to_tag(("forward", 0, 1))
     assert 1 <= key_to_tag(("backward", 3, 17)) <= 32000
+
+
+def test_run_ranks_timeout_from_the_environment(monkeypatch):
+    # `rulepass run --comm-timeout S` sets RULEPASS_COMM_TIMEOUT for every backend
+    monkeypatch.setenv("RULEPASS_COMM_TIMEOUT", "0.3")
+
+    def body(comm):
+        if comm.rank == 1:
+            time.sleep(2)  # stuck outside communication
+            return None
+        return comm.recv(1, "k", (1,), "float64")
+
+    start = time.monotonic()
+    with pytest.raises(CommunicationError, match="rank 1"):
+        run_ranks(2, body)
+    assert time.monotonic() - start < 1.5
+
+
+def test_cli_comm_timeout_must_be_positive(capsys):
+    from rulepass.cli.main import main
+
+    assert main(["run", "mp2", "--comm-timeout", "0"]) == 1
+    assert "--comm-timeout must be a positive number" in capsys.readouterr().err

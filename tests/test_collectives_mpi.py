@@ -24,13 +24,16 @@ def find_mpiexec():
     return shutil.which("mpiexec")
 
 
-def launch(ranks, scenario, timeout=60, backend="mpi"):
-    """Run the worker under `mpiexec -n ranks`; returns the CompletedProcess (TimeoutExpired on a hang)."""
+def launch(ranks, scenario, timeout=60, backend="mpi", comm_timeout=None):
+    """Run the worker under `mpiexec -n ranks`; returns the CompletedProcess (TimeoutExpired on a
+    hang). `comm_timeout`: RULEPASS_COMM_TIMEOUT for the ranks."""
     mpiexec = find_mpiexec()
     if mpiexec is None:
         pytest.skip("mpiexec not found next to the interpreter or on PATH")
     env = dict(os.environ)
     env["PYTHONUNBUFFERED"] = "1"
+    if comm_timeout is not None:
+        env["RULEPASS_COMM_TIMEOUT"] = str(comm_timeout)
     command = [mpiexec, "-n", str(ranks), sys.executable, "-m", "mpi4py", str(WORKER), scenario, backend]
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
 
@@ -47,3 +50,25 @@ def test_a_raising_rank_aborts_the_job_without_hanging():
     assert result.returncode != 0
     assert "rank one exploded" in result.stderr
     assert "[rank 1]" in result.stderr
+
+
+def test_a_project_error_is_one_line_not_a_traceback():
+    # issue 18: a rank's failure printed two chained tracebacks
+    result = launch(2, "fail_project", timeout=60)
+    assert result.returncode != 0
+    assert "[rank 1] runtime error: rank 1: a project error on rank one" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("ranks, scenario", [(3, "stop_collective"), (2, "stop_recv")])
+def test_a_stopped_rank_ends_the_job_naming_it(ranks, scenario):
+    # issue 18: a SIGSTOPped rank hung the job forever; now the others give up after the
+    # configured timeout (3 s here; 60 s by default) and name the rank that did not arrive
+    import time
+
+    start = time.monotonic()
+    result = launch(ranks, scenario, timeout=60, comm_timeout=3)
+    assert result.returncode != 0
+    assert time.monotonic() - start < 40
+    assert "rank 1 did not arrive" in result.stderr, result.stderr
+    assert "[rank 0]" in result.stderr and "Traceback" not in result.stderr

@@ -319,12 +319,20 @@ def _check_dtype(instance, attribute, value):
         raise ValueError(f"unknown dtype {value!r}")
 
 
+def _check_shape(instance, attribute, value):
+    # -1 is Paddle's dynamic size; no other negative size means anything.
+    for d in value:
+        if d < -1:
+            raise ValueError(f"dimension {d} of a tensor shape; sizes are >= 0, or -1 for a "
+                             "dynamic size")
+
+
 @attrs.frozen(cache_hash=True)
 class DenseTensorType:
     """``tensor<4x8xf32>``: a shape (``-1`` = dynamic; ``()`` = 0-d) and a dtype name
     (``"float32"``, ``"int64"``, ``"bool"``, ...)."""
 
-    shape: tuple[int, ...] = attrs.field(converter=_int_tuple)
+    shape: tuple[int, ...] = attrs.field(converter=_int_tuple, validator=_check_shape)
     dtype: str = attrs.field(validator=_check_dtype)
 
     def local_shape(self, rank: int) -> tuple[int, ...]:
@@ -354,7 +362,7 @@ class DistTensorType:
     """``pd_dist.tensor<...>``: the global shape and dtype of a distributed tensor and its
     :class:`TensorDistAttr` (not null)."""
 
-    shape: tuple[int, ...] = attrs.field(converter=_int_tuple)
+    shape: tuple[int, ...] = attrs.field(converter=_int_tuple, validator=_check_shape)
     dtype: str = attrs.field(validator=_check_dtype)
     dist: TensorDistAttr = attrs.field()
 

@@ -17,7 +17,8 @@ from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInpu
                              VisitError)
 
 import rulepass.engine.lang.nodes as A
-from rulepass.engine.errors import RuleSyntaxError
+from rulepass.engine.errors import RuleSyntaxError, match_label
+from rulepass.engine.limits import LimitExceeded, int64
 from rulepass.engine.lang.syntax_errors import EXAMPLES, describe_expected
 
 QUANTIFIERS = ("any", "all", "first")
@@ -74,6 +75,15 @@ class RuleTreeBuilder(Transformer):
         """The span of a token."""
         return A.Span(self.filename, token.line, token.column)
 
+    def integer(self, token: Token, text: str | None = None, negative: bool = False) -> int:
+        """The integer literal ``token`` (or ``text`` inside it), which must fit in int64
+        (``engine/limits.py``); a located `RuleSyntaxError` otherwise."""
+        digits = str(token) if text is None else text
+        try:
+            return int64("-" + digits if negative else digits)
+        except LimitExceeded as e:
+            raise RuleSyntaxError(e.message, self.filename, token.line, token.column) from None
+
     # ---- file and top level ---------------------------------------------------------------
     def start(self, meta, items):
         return A.Module(tuple(items), self.filename, A.Span(self.filename, 1, 1))
@@ -124,7 +134,7 @@ class RuleTreeBuilder(Transformer):
 
     def signed_int(self, meta, c):
         """Grammar rule `signed_int`."""
-        return -int(c[1]) if c[0] is not None else int(c[1])
+        return self.integer(c[1], negative=c[0] is not None)
 
     # ---- patterns ---------------------------------------------------------------------------
     def match_ops(self, meta, c):
@@ -177,7 +187,7 @@ class RuleTreeBuilder(Transformer):
     def operand_result(self, meta, c):
         """Grammar rule `operand_result`."""
         name, index = str(c[0]).split("#")
-        return A.OperandResult(name, int(index), self.tok(c[0]))
+        return A.OperandResult(name, self.integer(c[0], index), self.tok(c[0]))
 
     def operand_any(self, meta, c):
         """Grammar rule `operand_any`."""
@@ -210,7 +220,7 @@ class RuleTreeBuilder(Transformer):
     def neg_literal(self, meta, c):
         """Grammar rule `neg_literal`."""
         token = c[0]
-        value = -(float(token) if token.type == "FLOAT" else int(token))
+        value = -float(token) if token.type == "FLOAT" else self.integer(token, negative=True)
         return A.Literal(value, self.span(meta))
 
     def where_clause(self, meta, c):
@@ -363,7 +373,7 @@ class RuleTreeBuilder(Transformer):
 
     def int_lit(self, meta, c):
         """Grammar rule `int_lit`."""
-        return A.Literal(int(c[0]), self.tok(c[0]))
+        return A.Literal(self.integer(c[0]), self.tok(c[0]))
 
     def float_lit(self, meta, c):
         """Grammar rule `float_lit`."""
@@ -417,6 +427,13 @@ def parse_rules(text: str, filename: str | None = None) -> A.Module:
     except UnexpectedInput as error:
         raise syntax_error(error, text, filename) from None
     except (RecursionError, VisitError) as error:
+        if isinstance(error, VisitError) and isinstance(error.orig_exc, RuleSyntaxError):
+            located = error.orig_exc
+            lines = text.split("\n")
+            if located.line and located.line <= len(lines):
+                located.source_line = lines[located.line - 1]
+            raise RuleSyntaxError(located.message, located.file, located.line, located.col,
+                                  located.source_line) from None
         if isinstance(error, VisitError) and not isinstance(error.orig_exc, RecursionError):
             raise
         # lark builds and transforms the tree recursively: a file nested thousands deep
@@ -453,7 +470,7 @@ def explain(error: UnexpectedInput, text: str) -> str:
             return "use `not` for negation (`!=` is the only operator with `!`)"
         if char == "'":
             return "strings use double quotes: \"...\""
-        label = error.match_examples(rule_parser().parse, EXAMPLES, use_accepts=True)
+        label = match_label(error, rule_parser().parse, EXAMPLES, use_accepts=True)
         if label:
             return label
         allowed = describe_expected(error.allowed, rule_parser())
@@ -463,7 +480,7 @@ def explain(error: UnexpectedInput, text: str) -> str:
     if isinstance(error, UnexpectedToken) and token is not None:
         if str(token) == "=" and "COMPARE_OP" in expected:
             return "use `==` to compare in an expression; `=` binds a pattern or assigns in `set`"
-    label = error.match_examples(rule_parser().parse, EXAMPLES, use_accepts=True)
+    label = match_label(error, rule_parser().parse, EXAMPLES, use_accepts=True)
     if label:
         return label
     if isinstance(error, UnexpectedEOF) or (token is not None and token.type == "$END"):

@@ -221,7 +221,9 @@ def load_grad_definitions(paths=None) -> list[GradDefinition]:
         ref = resources.files("rulepass.rules").joinpath("grad.rw")
         texts = [(ref.read_text(), "rules/grad.rw")]
     else:
-        texts = [(open(p).read(), str(p)) for p in paths]
+        from rulepass.engine.files import read_text
+
+        texts = [(read_text(p, "rule file"), str(p)) for p in paths]
     out: list[GradDefinition] = []
     for text, name in reversed(texts):
         out.extend(grad_definitions(parse_rules(text, name)))

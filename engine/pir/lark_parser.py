@@ -22,9 +22,11 @@ from lark import Lark, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
 from rulepass.engine.ir.attributes import Place, Symbol
-from rulepass.engine.errors import ParseError
+from rulepass.engine.errors import ParseError, match_label
 from rulepass.engine.errors import describe_expected as _describe_expected
 from rulepass.engine.ir.core import Block, Operation, Program, make_kwarg
+from rulepass.engine.limits import MAX_NESTING, LimitExceeded, first_too_deep, int64, nesting_message
+from rulepass.engine.pir.scan import first_duplicate
 from rulepass.engine.ir.types import (
     ELEMENT_TYPES,
     NULL_TYPE,
@@ -76,6 +78,14 @@ def _at(meta_or_token, message: str) -> _Semantic:
     return _Semantic(message, meta_or_token.line, meta_or_token.column)
 
 
+def _int64(token, text: str) -> int:
+    """``text`` (part of ``token``) as an int64, or a meaning error at the token."""
+    try:
+        return int64(text)
+    except LimitExceeded as e:
+        raise _at(token, e.message) from None
+
+
 class ProgramBuilder(Transformer):
     """Turns the lark tree of one program into the IR; one method per grammar rule or terminal.
 
@@ -87,13 +97,16 @@ class ProgramBuilder(Transformer):
         super().__init__(visit_tokens=True)
         self.defined: dict[str, object] = {}
         self.program_kwargs: list = []
+        self.groups: set[int] = set()  # ring ids of the process_group lines read so far
+        self.depths: dict[int, int] = {}  # id of a nested attribute array -> its depth
+        self.kept: list = []
 
     # ---- terminals -------------------------------------------------------------------------
     def INT(self, t):
-        return int(t)
+        return _int64(t, str(t))
 
     def DIM(self, t):
-        return int(t[:-1])
+        return _int64(t, str(t)[:-1])
 
     def ELEMENT(self, t):
         return ELEMENT_TYPES[str(t)]
@@ -102,7 +115,7 @@ class ProgramBuilder(Transformer):
         text = str(t)
         if re.fullmatch(r"-?\d+", text):
             # `%g` prints the float -0.0 as "-0"; no integer prints so.
-            return int(text) if text != "-0" else -0.0
+            return _int64(t, text) if text != "-0" else -0.0
         return float(text)
 
     def STRING(self, t):
@@ -124,8 +137,12 @@ class ProgramBuilder(Transformer):
         return None
 
     # ---- types -----------------------------------------------------------------------------
-    def tensor_type(self, c):
-        return DenseTensorType(c[:-1], c[-1])
+    @v_args(meta=True)
+    def tensor_type(self, meta, c):
+        try:
+            return DenseTensorType(c[:-1], c[-1])
+        except ValueError as e:
+            raise _at(meta, str(e)) from None
 
     @v_args(meta=True)
     def dist_type(self, meta, c):
@@ -134,24 +151,30 @@ class ProgramBuilder(Transformer):
         except ValueError as e:
             raise _at(meta, str(e)) from None
 
-    def vec_type(self, c):
-        return VectorType(c)
+    @v_args(meta=True)
+    def vec_type(self, meta, c):
+        depth = self.nesting(meta, c, VectorType, "type")
+        value = VectorType(c)
+        if depth > 1:
+            self.depths[id(value)] = depth
+            self.kept.append(value)
+        return value
 
     def type_list(self, c):
         return c
 
     # ---- dist attributes -------------------------------------------------------------------
     def INT_LIST(self, t):
-        return [int(x) for x in _INTEGER.findall(t)]
+        return [_int64(t, x) for x in _INTEGER.findall(t)]
 
     def PARTIAL(self, t):
         m = _PARTIAL.search(t)
-        return (int(m.group(1)), m.group(2))
+        return (_int64(t, m.group(1)), m.group(2))
 
     def PLACEMENT(self, t):
         text = re.sub(r"[\t ]", "", str(t))
         if text.startswith("Shard"):
-            return Shard(int(text[len("Shard(dim="):-1]))
+            return Shard(_int64(t, text[len("Shard(dim="):-1]))
         if text.startswith("Replicate"):
             return Replicate()
         try:
@@ -161,7 +184,7 @@ class ProgramBuilder(Transformer):
 
     def OPERAND_KEY(self, t):
         # An entry out of order is reported where its attribute starts, as the fast parser does.
-        return (int(_INTEGER.search(t).group(0)), _Position(t.end_line, t.end_column))
+        return (_int64(t, _INTEGER.search(t).group(0)), _Position(t.end_line, t.end_column))
 
     RESULT_KEY = OPERAND_KEY
 
@@ -218,8 +241,23 @@ class ProgramBuilder(Transformer):
     def WORD(self, t):
         return Symbol(str(t))
 
-    def array(self, c):
-        return tuple(c)
+    def nesting(self, meta, items, kind, what: str) -> int:
+        """The depth of a value of ``kind`` (a tuple or a VectorType) made of ``items``, which
+        were built before it; a meaning error past MAX_NESTING (as the fast parser)."""
+        depth = 1 + max((self.depths.get(id(x), 1) for x in items if isinstance(x, kind)),
+                        default=0)
+        if depth > MAX_NESTING:
+            raise _at(meta, nesting_message(what))
+        return depth
+
+    @v_args(meta=True)
+    def array(self, meta, c):
+        depth = self.nesting(meta, c, tuple, "attribute value")
+        value = tuple(c)
+        if depth > 1:
+            self.depths[id(value)] = depth
+            self.kept.append(value)  # keeps the id unique while the program is built
+        return value
 
     def attr(self, c):
         return (str(c[0]), c[1])
@@ -240,6 +278,9 @@ class ProgramBuilder(Transformer):
     @v_args(meta=True)
     def kwarg(self, meta, c):
         name, attrs = str(c[0]), c[1]
+        duplicate = first_duplicate(attrs)
+        if duplicate is not None:
+            raise _at(meta, f"attribute {duplicate!r} is given twice")
         if name in self.defined:
             raise _at(meta, f"{name} is defined twice")
         v = make_kwarg(name[len("%kwarg_"):], NULL_TYPE, attrs)
@@ -271,6 +312,9 @@ class ProgramBuilder(Transformer):
                 raise _at(token, f"operand {k} ({token}) is declared with a type that differs "
                           "from the type of its definition")
             values.append(v)
+        duplicate = first_duplicate(attrs)
+        if duplicate is not None:
+            raise _at(meta, f"attribute {duplicate!r} is given twice")
         dist_attr = None
         attributes = {}
         for key, value in attrs:
@@ -312,7 +356,13 @@ class ProgramBuilder(Transformer):
                 block.append(op)
         return block
 
-    def process_group(self, c):
+    @v_args(meta=True)
+    def process_group(self, meta, c):
+        if not c[1]:
+            raise _at(meta, f"process_group {c[0]} has no ranks")
+        if c[0] in self.groups:
+            raise _at(meta, f"process_group {c[0]} is given twice")
+        self.groups.add(c[0])
         return (c[0], tuple(c[1]))
 
     def start(self, c):
@@ -341,6 +391,19 @@ def structure_only(lines: list[str], known_good: int) -> str:
     return "\n".join(out)
 
 
+def _check_nesting(lines: list[str], filename: str | None) -> None:
+    """lark transforms the tree recursively: a line nested past MAX_NESTING is refused before it
+    can exhaust Python's stack. An attribute array sits inside its op's ``{attributes}``, so the
+    bracket that opens line level MAX_NESTING + 2 is the one the fast parser names."""
+    for n, line in enumerate(lines, 1):
+        if line.count("[") + line.count("{") <= MAX_NESTING + 1:
+            continue
+        offset = first_too_deep(line, MAX_NESTING + 1)
+        if offset is not None:
+            raise ParseError(nesting_message(), file=filename, line=n, col=offset + 1,
+                             source_line=line)
+
+
 def parse_program_lark(text: str, filename: str | None = None, known_good: int = 0) -> Program:
     """Parse program text with ``grammar/pir.lark`` into a :class:`~rulepass.engine.ir.core.Program`.
 
@@ -355,6 +418,7 @@ def parse_program_lark(text: str, filename: str | None = None, known_good: int =
     the 20,000 lines before it (about 1,000 ops/s). Only text the grammar accepts is read whole.
     """
     lines = text.split("\n")
+    _check_nesting(lines, filename)
     if known_good > 0:
         try:
             program_parser().parse(structure_only(lines, known_good))
@@ -461,8 +525,8 @@ def syntax_error(e: UnexpectedInput, text: str, filename: str | None) -> ParseEr
         # shallower than a real one (no header lines, no enclosing regions), so compare the
         # LALR state only.
         e.state = _TopState(e.state)
-        example_label = e.match_examples(parser.parse, EXAMPLES, token_type_match_fallback=True,
-                                         use_accepts=True)
+        example_label = match_label(e, parser.parse, EXAMPLES, token_type_match_fallback=True,
+                                    use_accepts=True)
 
     # The most specific account first: what the text at the caret is (an unknown type, an
     # unterminated string), then where the text stops, then the state's labelled examples.

@@ -11,9 +11,10 @@ Errors are :class:`~rulepass.engine.errors.ParseError` with file, line, column, 
 import re
 
 from rulepass.engine.errors import ParseError
+from rulepass.engine.limits import LimitExceeded, int64
 from rulepass.engine.ir.core import Block, Operation, Program, Value, make_kwarg
 from rulepass.engine.ir.types import NULL_TYPE, OperationDistAttr
-from rulepass.engine.pir.scan import (ScanFailure, Scanner, matching_brace, parse_attribute_value,  # noqa: F401
+from rulepass.engine.pir.scan import (ScanFailure, Scanner, first_duplicate, matching_brace, parse_attribute_value,  # noqa: F401
                                       parse_type, scan_attr_dict, scan_type_list)
 
 class _SyntaxFailure(ParseError):
@@ -53,14 +54,18 @@ class ProgramParser:
         in_kwargs = False
         done = False
         for n, raw in enumerate(lines, 1):
+            if raw.endswith("\r"):  # a CRLF line end, which the grammar's _NL takes
+                raw = raw[:-1]
             self.lineno, self.line = n, raw
-            stripped = raw.strip()
+            # Only spaces and tabs indent (grammar/pir.lark's WS); U+00A0 and other Unicode
+            # spaces are text, which the grammar refuses.
+            stripped = raw.strip(" \t")
             if not stripped or stripped.startswith("#"):
                 continue
             if done:
-                raise self.error("text after the end of the program", len(raw) - len(raw.lstrip()),
-                                 syntax=True)
-            indent = len(raw) - len(raw.lstrip())
+                raise self.error("text after the end of the program",
+                                 len(raw) - len(raw.lstrip(" \t")), syntax=True)
+            indent = len(raw) - len(raw.lstrip(" \t"))
             if not stack:
                 if stripped.startswith("process_group"):
                     m = _GROUP.match(stripped)
@@ -68,8 +73,17 @@ class ProgramParser:
                         raise self.error("malformed process group header; expected "
                                          "'process_group RING_ID : [r0,r1,...]'", indent,
                                          syntax=True)
-                    ranks = tuple(int(x) for x in m.group(2).replace(" ", "").split(",") if x)
-                    groups[int(m.group(1))] = ranks
+                    try:
+                        ranks = tuple(int64(x) for x in m.group(2).replace(" ", "").split(",")
+                                      if x)
+                        ring_id = int64(m.group(1))
+                    except LimitExceeded as e:
+                        raise self.error(e.message, indent) from None
+                    if ring_id in groups:
+                        raise self.error(f"process_group {ring_id} is given twice", indent)
+                    if not ranks:
+                        raise self.error(f"process_group {ring_id} has no ranks", indent)
+                    groups[ring_id] = ranks
                     continue
                 if stripped != "{":
                     raise self.error("expected '{' opening the program", indent, syntax=True)
@@ -120,6 +134,9 @@ class ProgramParser:
         except ScanFailure as f:
             raise self.error(f.message, indent + f.pos, syntax=not f.semantic) from None
         full = f"%kwarg_{name}"
+        duplicate = first_duplicate(attrs)
+        if duplicate is not None:
+            raise self.error(f"attribute {duplicate!r} is given twice", indent)
         if full in self.values:
             raise self.error(f"{full} is defined twice", indent)
         v = make_kwarg(name, NULL_TYPE, attrs)
@@ -206,6 +223,9 @@ class ProgramParser:
                 raise self.error(f"operand {k} ({oname}) is declared with a type that differs "
                                  "from the type of its definition", pos)
             operands.append(v)
+        duplicate = first_duplicate(attrs)
+        if duplicate is not None:
+            raise self.error(f"attribute {duplicate!r} is given twice", indent)
         dist_attr = None
         attributes = {}
         for key, value in attrs:

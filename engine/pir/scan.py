@@ -12,6 +12,7 @@ import re
 
 from rulepass.engine.ir.attributes import Place, Symbol
 from rulepass.engine.errors import ParseError
+from rulepass.engine.limits import MAX_NESTING, LimitExceeded, int64, nesting_message
 from rulepass.engine.ir.core import Block, Operation, Program, Value, make_kwarg
 from rulepass.engine.ir.types import (
     ELEMENT_TYPES,
@@ -43,6 +44,7 @@ class ScanFailure(Exception):
 _INT = re.compile(r"-?\d+")
 _NUMBER = re.compile(r"-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|-?inf|nan")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+_PLACE = re.compile(r"Place\([^()\n,{}\[\]]*\)")  # grammar/pir.lark's PLACE
 STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _TYPED_PREFIX = re.compile(r"\((?:pd_op|builtin|pir|paddle|Int32|Int64|Float|Double|Bool|String|"
                            r"Array|[A-Za-z_][A-Za-z0-9_.:]*)\)")
@@ -85,13 +87,22 @@ class Scanner:
         self.i = m.end()
         return m.group(0)
 
+    def integer(self, what: str) -> int:
+        """An integer literal (``-?[0-9]+``) that fits in int64 (``engine/limits.py``)."""
+        start = self.i
+        text = self.match(_INT, what)
+        try:
+            return int64(text)
+        except LimitExceeded as e:
+            raise ScanFailure(e.message, start, semantic=True) from None
+
     def int_list(self) -> list[int]:
         self.expect("[")
         out = []
         if self.eat("]"):
             return out
         while True:
-            out.append(int(self.match(_INT, "an integer")))
+            out.append(self.integer("an integer"))
             if self.eat("]"):
                 return out
             self.expect(",", "',' or ']'")
@@ -104,7 +115,7 @@ class Scanner:
 
 def _placement(sc: Scanner):
     if sc.eat("Shard(dim="):
-        d = int(sc.match(_INT, "a tensor dimension"))
+        d = sc.integer("a tensor dimension")
         sc.expect(")")
         return Shard(d)
     if sc.eat("Replicate()"):
@@ -133,7 +144,7 @@ def _tensor_dist_attr(sc: Scanner) -> TensorDistAttr:
     while sc.peek(", partial(") or sc.peek(",partial("):
         sc.eat(", ") or sc.eat(",")
         sc.expect("partial(")
-        m = int(sc.match(_INT, "a mesh dimension"))
+        m = sc.integer("a mesh dimension")
         sc.expect(",")
         r = sc.match(_WORD, "a reduce type")
         sc.expect(")")
@@ -184,21 +195,21 @@ def _op_dist_attr(sc: Scanner) -> OperationDistAttr:
     chunk_id = -1
     while sc.eat(","):
         if sc.eat("operand("):
-            k = int(sc.match(_INT, "an operand index"))
+            k = sc.integer("an operand index")
             sc.expect("):")
             if k != len(operands):
                 raise ScanFailure(f"operand({k}) out of order (expected operand({len(operands)}))", sc.i,
                             semantic=True)
             operands.append(_dist_item(sc))
         elif sc.eat("result("):
-            k = int(sc.match(_INT, "a result index"))
+            k = sc.integer("a result index")
             sc.expect("):")
             if k != len(results):
                 raise ScanFailure(f"result({k}) out of order (expected result({len(results)}))", sc.i,
                             semantic=True)
             results.append(_dist_item(sc))
         elif sc.eat("chunk_id:"):
-            chunk_id = int(sc.match(_INT, "a chunk id"))
+            chunk_id = sc.integer("a chunk id")
         else:
             raise ScanFailure("expected operand(i):, result(i): or chunk_id: in op_dist_attr", sc.i)
     sc.expect("}")
@@ -217,7 +228,7 @@ def _shape_and_dtype(sc: Scanner):
     while True:
         m = _INT.match(sc.s, sc.i)
         if m and sc.s.startswith("x", m.end()):
-            dims.append(int(m.group(0)))
+            dims.append(sc.integer("a dimension"))
             sc.i = m.end() + 1
             continue
         break
@@ -231,12 +242,16 @@ def _shape_and_dtype(sc: Scanner):
     return dims, ELEMENT_TYPES[m.group(0)]
 
 
-def scan_type(sc: Scanner):
+def scan_type(sc: Scanner, depth: int = 0):
+    """One type at ``sc``; ``depth``: the ``vec[`` around it (at most MAX_NESTING)."""
     start = sc.i
     if sc.eat("tensor<") or sc.eat("builtin.tensor<"):
         dims, dtype = _shape_and_dtype(sc)
         sc.expect(">")
-        return DenseTensorType(dims, dtype)
+        try:
+            return DenseTensorType(dims, dtype)
+        except ValueError as e:
+            raise ScanFailure(str(e), start, semantic=True) from None
     if sc.eat("pd_dist.tensor<"):
         dims, dtype = _shape_and_dtype(sc)
         sc.expect(", ")
@@ -247,10 +262,12 @@ def scan_type(sc: Scanner):
         except ValueError as e:
             raise ScanFailure(str(e), start, semantic=True) from None
     if sc.eat("vec["):
+        if depth >= MAX_NESTING:
+            raise ScanFailure(nesting_message("type"), start, semantic=True)
         items = []
         if not sc.eat("]"):
             while True:
-                items.append(scan_type(sc))
+                items.append(scan_type(sc, depth + 1))
                 if sc.eat("]"):
                     break
                 sc.expect(",", "',' or ']'")
@@ -279,14 +296,15 @@ def scan_type_list(sc: Scanner, end: str | None) -> list:
 # --------------------------------------------------------------------------------------------
 
 
-def scan_attr_value(sc: Scanner):
+def scan_attr_value(sc: Scanner, depth: int = 0):
+    """One attribute value at ``sc``; ``depth``: the arrays around it (at most MAX_NESTING)."""
     s, i = sc.s, sc.i
     c = s[i] if i < len(s) else ""
     if c == "(":
         m = _TYPED_PREFIX.match(s, i)
         if m:  # older Paddle: (pd_op.DataType)float32, (Int32)36 — the prefix is dropped
             sc.i = m.end()
-            return scan_attr_value(sc)
+            return scan_attr_value(sc, depth)
     if c == '"':
         m = STRING.match(s, i)
         if not m:
@@ -295,12 +313,14 @@ def scan_attr_value(sc: Scanner):
         text = m.group(1)
         return text.replace('\\"', '"').replace("\\\\", "\\") if "\\" in text else text
     if c == "[":
+        if depth >= MAX_NESTING:
+            raise ScanFailure(nesting_message(), i, semantic=True)
         sc.i += 1
         items = []
         if sc.eat("]"):
             return ()
         while True:
-            items.append(scan_attr_value(sc))
+            items.append(scan_attr_value(sc, depth + 1))
             if sc.eat("]"):
                 return tuple(items)
             sc.expect(",", "',' or ']'")
@@ -326,11 +346,11 @@ def scan_attr_value(sc: Scanner):
         sc.i += 5
         return False
     if s.startswith("Place(", i):
-        j = s.find(")", i)
-        if j < 0:
-            raise ScanFailure("unterminated Place(...)", i)
-        sc.i = j + 1
-        return Place(s[i + 6:j])
+        m = _PLACE.match(s, i)
+        if m is None:
+            raise ScanFailure("malformed Place(...)", i)
+        sc.i = m.end()
+        return Place(s[i + 6:m.end() - 1])
     if s.startswith("mesh_shape:", i):
         return _tensor_dist_attr(sc)
     m = _NUMBER.match(s, i)
@@ -339,7 +359,12 @@ def scan_attr_value(sc: Scanner):
         text = m.group(0)
         if re.fullmatch(r"-?\d+", text):
             # `%g` prints the float -0.0 as "-0"; no integer prints so.
-            return int(text) if text != "-0" else -0.0
+            if text == "-0":
+                return -0.0
+            try:
+                return int64(text)
+            except LimitExceeded as e:
+                raise ScanFailure(e.message, i, semantic=True) from None
         return float(text)
     m = _WORD.match(s, i)
     if m:
@@ -383,6 +408,19 @@ def _flat_value(text: str):
             _flat_value_cache.clear()
         _flat_value_cache[text] = value
     return value
+
+
+def first_duplicate(items) -> str | None:
+    """The first attribute name that ``items`` ((name, value) pairs) gives twice, or None. Both
+    parsers refuse such text: which value was meant is unknown (``{value:1,value:2}``)."""
+    if len(items) < 2:
+        return None
+    seen = set()
+    for key, _ in items:
+        if key in seen:
+            return key
+        seen.add(key)
+    return None
 
 
 def scan_attr_dict(sc: Scanner) -> list[tuple[str, object]]:

@@ -53,9 +53,15 @@ def as_type(value, span):
     if isinstance(value, (Operation, Value)):
         return as_value(value, span).type
     if isinstance(value, str):
+        from rulepass.engine.errors import ParseError
         from rulepass.engine.pir.parse import parse_type
 
-        return parse_type(value)
+        try:
+            return parse_type(value)
+        except ParseError as e:
+            # located at the rule's `: type`, not at column 10 of an anonymous "<input>"
+            raise EvalError(f"type text {value!r} does not parse: {e.message} (at column "
+                            f"{e.col} of the text)", span) from None
     raise EvalError(f"expected a type, got {describe(value)}", span)
 
 

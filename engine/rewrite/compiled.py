@@ -14,6 +14,7 @@ import attrs
 
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.errors import RuleCompileError
+from rulepass.engine.files import read_text
 from rulepass.engine.lang.check import check_pass, check_value_type, constant  # noqa: F401
 from rulepass.engine.rewrite.functions import arity
 from rulepass.engine.lang.parse import parse_rules
@@ -155,7 +156,10 @@ def load_modules(paths, sources: Sources) -> list[A.Module]:
     for path in paths:
         path = Path(path)
         if path.is_dir():
-            pending.extend((p, None) for p in sorted(path.glob("*.rw")))
+            found = sorted(path.glob("*.rw"))
+            if not found:  # a folder of no rules checks nothing: say so, never "0 passed"
+                raise RuleCompileError(f"{path}: no .rw rule files in this folder")
+            pending.extend((p, None) for p in found)
         else:
             pending.append((path, None))
     # A work list, not recursion: include chains may be long.
@@ -171,7 +175,7 @@ def load_modules(paths, sources: Sources) -> list[A.Module]:
             if included_at is None:
                 raise RuleCompileError(f"no such rule file: {path}")
             raise sources.error(where, f"included file {path} does not exist")
-        text = path.read_text()
+        text = read_text(path, "rule file")
         sources.add(str(path), text)
         module = parse_rules(text, str(path))
         modules.append(module)

@@ -121,7 +121,8 @@ class Application:
 
 
 def write_trace(applications, path) -> None:
-    """Write `applications` as JSON lines to `path`."""
-    with open(path, "w") as out:
-        for application in applications:
-            out.write(application.json() + "\n")
+    """Write `applications` as JSON lines to `path`, atomically (a failed write leaves the old
+    file); :class:`~rulepass.engine.files.FileError` naming the path when it cannot."""
+    from rulepass.engine.files import write_text
+
+    write_text(path, "".join(application.json() + "\n" for application in applications))

@@ -3,6 +3,8 @@ sub-parser in :data:`REGISTRY` (name → ``register(subparsers)``); ``main.build
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
 
 REGISTRY: dict = {}
@@ -56,6 +58,14 @@ def _register_run(sub) -> None:
     p.add_argument("--micro-batches", type=int, default=None, dest="micro_batches")
     p.add_argument("--rules", action="append", default=[], metavar="PATH",
                    help="more .rw files or folders (repeatable)")
+    p.add_argument("--comm-timeout", type=float, default=None, metavar="SECONDS",
+                   dest="comm_timeout",
+                   help="end the job when a rank waits this long for a peer, naming the peer "
+                        "(default 60; also RULEPASS_COMM_TIMEOUT)")
+    p.add_argument("--print-ir-after-all", action="store_true",
+                   help="print each rank's program on stderr after every step of the chain")
+    p.add_argument("--dump-dir", metavar="DIR",
+                   help="write each rank's program after every step to DIR/rank<r>/NN_STEP.pir")
     p.add_argument("--out", default=None, metavar="DIR",
                    help="write rank<r>.pir, trace.jsonl, timelines and summary.json here")
     p.add_argument("--localize", action="store_true",
@@ -73,11 +83,13 @@ def _register_run(sub) -> None:
 def _run_example(args) -> int:
     from pathlib import Path
 
-    from rich.console import Console
     from rich.progress import Progress
 
+    from rulepass.checks import check_example
+    from rulepass.cli.passes import IRDumps
+    from rulepass.engine.files import check_output_dir
     from rulepass.example import ExampleError, load_example
-    from rulepass.report import print_report
+    from rulepass.report import print_report, report_console
     from rulepass.run import (RunOptions, run_distributed, run_local, stage_of, summarize,
                               write_outputs)
     from rulepass.runtime.comm.backends import BACKENDS
@@ -91,11 +103,22 @@ def _run_example(args) -> int:
         print(f"rulepass run: every --add-pass needs its --after (got {len(args.add_pass)} "
               f"--add-pass, {len(args.after)} --after)", file=sys.stderr)
         return 2
+    if args.comm_timeout is not None:
+        if not args.comm_timeout > 0:
+            raise ExampleError(f"--comm-timeout must be a positive number of seconds, got "
+                               f"{args.comm_timeout:g}")
+        # every backend reads it (collectives.comm_timeout), MPI ranks from their environment
+        os.environ["RULEPASS_COMM_TIMEOUT"] = repr(args.comm_timeout)
     example = load_example(args.example)
+    check_example(example, args.micro_batches)
+    if args.out:
+        check_output_dir(args.out, "--out folder")  # before the run, not after it
+    dumps = IRDumps(args.print_ir_after_all, args.dump_dir)
     options = RunOptions(args.backend, args.steps, args.schedule, args.micro_batches,
                          tuple(args.rules), Path(args.out) if args.out else None,
-                         args.localize, tuple(zip(args.add_pass, args.after)))
-    console = Console(stderr=False)
+                         args.localize, tuple(zip(args.add_pass, args.after)),
+                         after_step=dumps.per_rank if dumps.active else None)
+    console = report_console()
     steps = min(options.steps or example.steps, example.steps)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("training", total=steps)
@@ -112,21 +135,34 @@ def _run_example(args) -> int:
     report.stages = {rank: stage_of(rank, par.world_size, par.pp) for rank in report.jobs}
     print_report(console, Path(args.example).name, report)
     if options.out is not None:
-        write_outputs(options.out, result.records, result.events, report)
+        write_outputs(options.out, result.records, result.events, report, example, options)
         console.print(f"wrote {options.out}")
     return 0 if report.ok else 1
 
 
+class _PassList(argparse.Action):
+    """``--pass``/``--pipeline``: appends (kind, text) to one list, so the order is kept."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        items = list(getattr(namespace, self.dest) or [])
+        items.append((option_string.lstrip("-"), values))
+        setattr(namespace, self.dest, items)
+
+
 @command("rewrite")
 def _register_rewrite(sub) -> None:
-    p = sub.add_parser("rewrite", help="run a pass or pipeline on a program; stdout holds only "
+    p = sub.add_parser("rewrite", help="run passes or pipelines on a program; stdout holds only "
                                        "the rewritten program")
     p.add_argument("program", metavar="PROGRAM")
-    which = p.add_mutually_exclusive_group(required=True)
-    which.add_argument("--pass", dest="pass_name", metavar="NAME")
-    which.add_argument("--pipeline", metavar="NAME")
+    p.add_argument("--pass", dest="steps", action=_PassList, default=[], metavar="NAME",
+                   help="a pass to run (repeatable, or NAME,NAME,...: run in the order given); "
+                        "`rulepass list` shows the passes and their params")
+    p.add_argument("--pipeline", dest="steps", action=_PassList, default=[], metavar="NAME",
+                   help="a pipeline to run (a named list of passes, such as `paddle`; "
+                        "repeatable and mixable with --pass)")
     p.add_argument("-p", dest="params", action="append", default=[], metavar="KEY=VALUE",
-                   help="a param of the pass (repeatable), converted to its declared type")
+                   help="a param (each key once), converted to its declared type; it reaches "
+                        "every pass that declares it")
     p.add_argument("--rules", action="append", default=[], metavar="PATH",
                    help="more .rw files or folders (the installed rules/ are always loaded)")
     p.add_argument("-o", dest="out", metavar="OUT", help="write the program here, not stdout")
@@ -135,57 +171,50 @@ def _register_rewrite(sub) -> None:
     p.add_argument("--explain", metavar="RULE@K",
                    help="on stderr: the first constraint of RULE that fails at the op at "
                         "position K (0-based, printed order), or that it matches")
+    p.add_argument("--print-ir-after-all", action="store_true",
+                   help="print the program on stderr after every pass")
+    p.add_argument("--dump-dir", metavar="DIR",
+                   help="write the program after every pass to DIR/NN_PASS.pir")
     p.set_defaults(func=_run_rewrite)
 
 
-def _parse_params(items) -> dict:
-    from rulepass.cli.inputs import InputError
-
-    params = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise InputError(f"-p {item!r}: expected KEY=VALUE (for example -p rank=1)")
-        params[key.strip()] = value
-    return params
-
-
 def _run_rewrite(args) -> int:
+    from rulepass.checks import check_pass_params
     from rulepass.cli.inputs import InputError, load_program
+    from rulepass.cli.passes import IRDumps, parse_params, plan_steps, run_steps, split_names
     from rulepass.engine.api import load_rules
+    from rulepass.engine.files import check_writable, write_text
     from rulepass.engine.pir.printer import print_program
     from rulepass.engine.rewrite.trace import write_trace
 
-    params = _parse_params(args.params)
+    names = split_names(args.steps)
+    params = parse_params(args.params)
+    # Outputs are checked before the work, so a bad path fails at once, not after the pass.
+    if args.out:
+        check_writable(args.out, "output file")
+    if args.trace:
+        check_writable(args.trace, "trace file")
+    dumps = IRDumps(args.print_ir_after_all, args.dump_dir)
     rules = load_rules(args.rules, installed=True)
     program = load_program(args.program)
-    name = args.pass_name or args.pipeline
+    steps = plan_steps(rules, names, params)
+    for cpass, resolved in steps:
+        check_pass_params(program, cpass.name, resolved, args.program)
     if args.explain:
         rule, sep, position = args.explain.rpartition("@")
         if not sep or not rule or not position.lstrip("-").isdigit():
             raise InputError(f"--explain {args.explain!r}: expected RULE@K (for example "
                              "--explain allreduce_split_slice@12)")
-        pass_params = params
-        explained = rules.explain(program, rule, int(position), param_strings=True,
-                                  **pass_params)
+        explained = rules.explain(program, rule, int(position), param_strings=True, **params)
         print(explained, file=sys.stderr)
-    if args.pass_name:
-        result = rules.run_pass(program, name, param_strings=True, trace_positions=True,
-                                **params)
-    else:
-        result = rules.run_pipeline(program, name, param_strings=True, trace_positions=True,
-                                    **params)
+    result = run_steps(rules, program, steps, dumps)
     text = print_program(result.program)
     if args.trace:
         write_trace(result.trace, args.trace)
     if args.stats:
         print(result.stats.table(), file=sys.stderr)
     if args.out:
-        try:
-            with open(args.out, "w") as f:
-                f.write(text)
-        except OSError as e:
-            raise InputError(f"{args.out}: {e.strerror}") from None
+        write_text(args.out, text)  # atomic: a failed write leaves the input, even in place
     else:
         sys.stdout.write(text)
     return 0

@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 
 class InputError(Exception):
     """A problem with the user's input outside the parsers (missing file, bad flag value)."""
 
 
+class UsageError(Exception):
+    """Wrong usage that argparse cannot see (a param given twice, an empty pass list): exit 2,
+    as argparse's own usage errors."""
+
+
 def read_text(path: str) -> str:
-    """The file's text; :class:`InputError` naming it when it cannot be read."""
-    p = Path(path)
-    try:
-        return p.read_text()
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a folder, not a program file") from None
-    except UnicodeDecodeError as e:
-        raise InputError(f"{path}: not a text file ({e.reason} at byte {e.start})") from None
-    except OSError as e:
-        raise InputError(f"{path}: {e.strerror}") from None
+    """The file's text (:func:`rulepass.engine.files.read_text`: a
+    :class:`~rulepass.engine.files.FileError` naming it when it cannot be read or is not UTF-8)."""
+    from rulepass.engine.files import read_text as read_file
+
+    return read_file(path, "program file")
 
 
 def load_program(path: str):

@@ -9,9 +9,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+import rulepass.cli.listing  # noqa: F401 - registers `rulepass list`
 from rulepass.cli.commands import REGISTRY, cmd_print, cmd_verify
-from rulepass.cli.inputs import InputError
+from rulepass.cli.inputs import InputError, UsageError
 from rulepass.engine.errors import RulepassError
+from rulepass.version import version
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -20,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="rulepass",
         description="Declarative passes for distributed training programs (Paddle PIR).",
     )
+    parser.add_argument("--version", action="version", version=f"rulepass {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -48,7 +51,20 @@ def main(argv: list[str] | None = None) -> int:
     except (RulepassError, InputError) as e:
         print(str(e), file=sys.stderr)
         return 1
+    except UsageError as e:
+        parser.print_usage(sys.stderr)
+        print(f"rulepass: error: {e}", file=sys.stderr)
+        return 2
     except BrokenPipeError:
+        # The reader of stdout went away (`| head`): it has what it wanted. Point stdout at
+        # /dev/null so that Python's flush at exit does not fail a second time.
+        import os
+
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
         return 0
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

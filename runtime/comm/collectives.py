@@ -20,6 +20,7 @@ algorithm (see `ring_bytes`), so schedules and rewrites can be compared by traff
 from __future__ import annotations
 
 import abc
+import os
 import zlib
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
@@ -85,8 +86,38 @@ class CommAbortedError(CommunicationError):
     """Raised inside a rank that was waiting on communication when another rank failed."""
 
 
+#: seconds a rank waits for a peer before the job is ended (as the local backend)
+DEFAULT_TIMEOUT_S = 60.0
+
+
+def comm_timeout(timeout: float | None = None) -> float:
+    """`timeout`, else `RULEPASS_COMM_TIMEOUT` from the environment, else 60 s."""
+    if timeout is not None:
+        return float(timeout)
+    try:
+        return float(os.environ.get("RULEPASS_COMM_TIMEOUT", DEFAULT_TIMEOUT_S))
+    except ValueError:
+        return DEFAULT_TIMEOUT_S
+
+
 class CommTimeoutError(CommunicationError):
-    """A communication op waited longer than the world's timeout (a peer never arrived)."""
+    """A communication op waited longer than the world's timeout (a peer never arrived).
+
+    `missing`: the ranks that did not arrive (the stuck or dead peers), named first in the
+    message; `rank` is the rank that waited for them.
+    """
+
+    def __init__(self, message: str, rank: int | None = None, missing=()):
+        self.missing = tuple(sorted(missing))
+        if self.missing:
+            who = ", ".join(map(str, self.missing))
+            plural = "s" if len(self.missing) > 1 else ""
+            message = (f"rank{plural} {who} did not arrive: {message}"
+                       + (f" (rank {rank} waited)" if rank is not None else ""))
+            CommunicationError.__init__(self, message, None)
+            self.rank = rank
+        else:
+            CommunicationError.__init__(self, message, rank)
 
 
 # Bytes one rank moves per call, as a function of (bytes passed in, group size n > 1): ring algorithm.

@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import defaultdict, deque
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 from array_api_compat import array_namespace
@@ -23,6 +23,7 @@ from rulepass.runtime.comm.collectives import (
     CommunicationError,
     Communicator,
     RankFailedError,
+    comm_timeout,
     reduce_arrays,
 )
 
@@ -74,8 +75,10 @@ class LocalWorld:
                 self.failure = (rank, error)
             self._cond.notify_all()
 
-    def _wait(self, ready: Callable[[], bool], rank: int, what: str) -> None:
-        """Block (holding the condition) until `ready()`; raise on abort or after `timeout` s."""
+    def _wait(self, ready: Callable[[], bool], rank: int, what: str,
+              missing: Callable[[], Iterable[int]] = tuple) -> None:
+        """Block (holding the condition) until `ready()`; raise on abort or after `timeout` s,
+        naming the ranks `missing()` returns then (those that did not arrive)."""
         deadline = time.monotonic() + self.timeout
         while not ready():
             if self.failure is not None:
@@ -87,7 +90,7 @@ class LocalWorld:
                 )
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise CommTimeoutError(f"waited {self.timeout:g} s for {what}", rank)
+                raise CommTimeoutError(f"waited {self.timeout:g} s for {what}", rank, missing())
             self._cond.wait(min(remaining, _POLL_S))
 
 
@@ -123,8 +126,8 @@ class LocalCommunicator(Communicator):
             world._wait(
                 lambda: len(slot.inputs) == len(group),
                 self.rank,
-                f"{kind} #{call} on process group {group} (missing ranks "
-                f"{sorted(set(group) - set(slot.inputs))})",
+                f"{kind} #{call} on process group {group}",
+                lambda: set(group) - set(slot.inputs),
             )
             inputs = [slot.inputs[r] for r in group]
             slot.readers_left -= 1
@@ -178,7 +181,8 @@ class LocalCommunicator(Communicator):
         world = self.world
         box = (peer, self.rank, key)
         with world._cond:
-            world._wait(lambda: bool(world._mailboxes.get(box)), self.rank, f"message {key!r} from rank {peer}")
+            world._wait(lambda: bool(world._mailboxes.get(box)), self.rank,
+                        f"message {key!r} from rank {peer}", lambda: (peer,))
             message = world._mailboxes[box].popleft()
             if not world._mailboxes[box]:
                 del world._mailboxes[box]
@@ -195,7 +199,8 @@ def _detail(detail: Any) -> str:
     return "" if detail is None else f"({detail})"
 
 
-def run_ranks(world_size: int, fn: Callable[[Communicator], Any], timeout: float = 60.0) -> list[Any]:
+def run_ranks(world_size: int, fn: Callable[[Communicator], Any],
+              timeout: float | None = None) -> list[Any]:
     """Run `fn(comm)` for every rank of a fresh `LocalWorld`, one thread per rank.
 
     Returns the per-rank results, index = rank. `timeout` (seconds) bounds both each wait for a peer
@@ -203,7 +208,9 @@ def run_ranks(world_size: int, fn: Callable[[Communicator], Any], timeout: float
     (within `_POLL_S` s) and this raises `RankFailedError` naming the first failing rank, chained to
     its exception. Raises `CommTimeoutError` when some rank has not finished after `timeout` s
     (e.g. a rank stuck outside communication); such threads are daemons and are left behind.
+    None: `RULEPASS_COMM_TIMEOUT`, else 60 s (`collectives.comm_timeout`).
     """
+    timeout = comm_timeout(timeout)
     world = LocalWorld(world_size, timeout=timeout)
     results: list[Any] = [None] * world_size
     finished: set[int] = set()

@@ -9,22 +9,37 @@ non-blocking sends on a private duplicate of COMM_WORLD; the tag is derived from
 
 `run_mpi(fn)` runs one rank and turns any exception into a printed error and
 `MPI.COMM_WORLD.Abort(1)`, so the other processes never hang.
+
+No wait is unbounded: every collective is non-blocking (`Iallreduce`, ...) and every receive
+probes, polled until `timeout` seconds (default 60, as the local backend; `RULEPASS_COMM_TIMEOUT`
+or the constructor's `timeout` change it). A rank that runs out raises `CommTimeoutError` naming
+the ranks that did not arrive: the peer of a message, or, for a collective, the members that did
+not answer the "arrived" notice the waiting members send each other then. `run_mpi` then aborts
+the job, so a stopped (SIGSTOP) or dead peer ends it within about `timeout` seconds.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 import traceback
+from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 import numpy as np
 
-from rulepass.runtime.comm.collectives import CommunicationError, Communicator, key_to_tag
+from rulepass.engine.errors import RulepassError
+from rulepass.runtime.comm.collectives import (CommTimeoutError, CommunicationError, Communicator,
+                                               comm_timeout, key_to_tag)
 
 __all__ = ["MpiCommunicator", "mpi_module", "run_mpi"]
 
 _MPI_OPS = {"sum": "SUM", "avg": "SUM", "max": "MAX", "min": "MIN", "prod": "PROD"}
+
+#: seconds the members that timed out wait for each other's "arrived" notice
+_NOTICE_GRACE_S = 2.0
 
 
 def mpi_module():
@@ -46,9 +61,12 @@ class MpiCommunicator(Communicator):
     duplicated so this object's messages never meet other traffic. Arrays are NumPy arrays.
     """
 
-    def __init__(self, groups: Iterable[Iterable[int]] = (), comm: Any = None):
+    def __init__(self, groups: Iterable[Iterable[int]] = (), comm: Any = None,
+                 timeout: float | None = None):
         MPI = mpi_module()
         self._MPI = MPI
+        self.timeout = comm_timeout(timeout)
+        self._calls: dict[tuple[int, ...], int] = defaultdict(int)
         world = MPI.COMM_WORLD if comm is None else comm
         super().__init__(world.Get_rank(), world.Get_size())
         self._comm = world.Dup()
@@ -78,6 +96,48 @@ class MpiCommunicator(Communicator):
             self._subcomms[group] = sub
         return sub
 
+    # -- bounded waits ------------------------------------------------------------------------
+
+    def _poll(self, done: Callable[[], bool], what: str, missing: Callable[[], Iterable[int]]):
+        """Until `done()`, polling (MPI progresses inside Test/Iprobe); after `timeout` s raise
+        CommTimeoutError naming `missing()`."""
+        if done():
+            return
+        deadline = time.monotonic() + self.timeout
+        pause = 0.0
+        while not done():
+            if time.monotonic() > deadline:
+                raise CommTimeoutError(f"waited {self.timeout:g} s for {what}", self.rank,
+                                       missing())
+            time.sleep(pause)
+            pause = min(pause * 2 or 1e-5, 1e-3)
+
+    def _collective(self, kind: str, group: tuple[int, ...], start: Callable[[Any], Any]):
+        """Run a non-blocking collective `start(subcomm) -> request` on `group`, bounded."""
+        call = self._calls[group]
+        self._calls[group] += 1
+        request = start(self._subcomm(group))
+        self._poll(request.Test, f"{kind} #{call} on process group {group}",
+                   lambda: self._absent(group, call))
+
+    def _absent(self, group: tuple[int, ...], call: int) -> list[int]:
+        """The members of `group` that never reached collective `call`: each member that timed
+        out tells the others it arrived, then listens for their notices for a grace period."""
+        tag = key_to_tag(("arrived",) + group + (call,))
+        others = [r for r in group if r != self.rank]
+        notice = np.array([call], dtype=np.int64)
+        requests = [self._comm.Isend(notice, dest=r, tag=tag) for r in others]
+        heard: set[int] = set()
+        deadline = time.monotonic() + min(self.timeout, _NOTICE_GRACE_S)
+        while len(heard) < len(others) and time.monotonic() < deadline:
+            for r in others:
+                if r not in heard and self._comm.Iprobe(source=r, tag=tag):
+                    self._comm.Recv(np.empty(1, dtype=np.int64), source=r, tag=tag)
+                    heard.add(r)
+            time.sleep(1e-3)
+        del requests  # the job is about to end: the notices need not complete
+        return [r for r in others if r not in heard]
+
     @staticmethod
     def _contiguous(x: Any) -> np.ndarray:
         return np.ascontiguousarray(np.asarray(x))
@@ -85,7 +145,8 @@ class MpiCommunicator(Communicator):
     def _do_all_reduce(self, x, group, op):
         send = self._contiguous(x)
         result = np.empty_like(send)
-        self._subcomm(group).Allreduce(send, result, op=getattr(self._MPI, _MPI_OPS[op]))
+        mpi_op = getattr(self._MPI, _MPI_OPS[op])
+        self._collective("all_reduce", group, lambda c: c.Iallreduce(send, result, op=mpi_op))
         if op == "avg":
             result = result // len(group) if np.issubdtype(result.dtype, np.integer) else result / len(group)
         return result.astype(send.dtype, copy=False)
@@ -93,24 +154,26 @@ class MpiCommunicator(Communicator):
     def _do_all_gather(self, x, group):
         send = self._contiguous(x)
         result = np.empty((len(group) * send.shape[0],) + send.shape[1:], dtype=send.dtype)
-        self._subcomm(group).Allgather(send, result)
+        self._collective("all_gather", group, lambda c: c.Iallgather(send, result))
         return result
 
     def _do_reduce_scatter(self, x, group, op):
         send = self._contiguous(x)
         result = np.empty((send.shape[0] // len(group),) + send.shape[1:], dtype=send.dtype)
-        self._subcomm(group).Reduce_scatter_block(send, result, op=getattr(self._MPI, _MPI_OPS[op]))
+        mpi_op = getattr(self._MPI, _MPI_OPS[op])
+        self._collective("reduce_scatter", group,
+                         lambda c: c.Ireduce_scatter_block(send, result, op=mpi_op))
         if op == "avg":
             result = result // len(group) if np.issubdtype(result.dtype, np.integer) else result / len(group)
         return result.astype(send.dtype, copy=False)
 
     def _do_broadcast(self, x, group, root):
         buffer = np.array(x, copy=True, order="C")
-        self._subcomm(group).Bcast(buffer, root=group.index(root))
+        self._collective("broadcast", group, lambda c: c.Ibcast(buffer, root=group.index(root)))
         return buffer
 
     def _do_barrier(self, group):
-        self._subcomm(group).Barrier()
+        self._collective("barrier", group, lambda c: c.Ibarrier())
 
     def _tag(self, source: int, destination: int, key: Hashable) -> int:
         tag = key_to_tag(key)
@@ -133,7 +196,8 @@ class MpiCommunicator(Communicator):
     def _do_recv(self, peer: int, key: Hashable, shape: tuple[int, ...], dtype: Any) -> np.ndarray:
         tag = self._tag(peer, self.rank, key)
         status = self._MPI.Status()
-        self._comm.Probe(source=peer, tag=tag, status=status)
+        self._poll(lambda: self._comm.Iprobe(source=peer, tag=tag, status=status),
+                   f"message {key!r} from rank {peer}", lambda: (peer,))
         expected = np.empty(shape, dtype=dtype)
         if status.Get_count(self._MPI.BYTE) != expected.nbytes:
             raise CommunicationError(
@@ -147,7 +211,7 @@ class MpiCommunicator(Communicator):
     def wait_sends(self) -> None:
         """Block until every send posted by this rank has completed (call before exiting)."""
         for request, _ in self._pending:
-            request.Wait()
+            self._poll(request.Test, "a message this rank sent to be received", tuple)
         self._pending.clear()
 
 
@@ -171,9 +235,16 @@ def run_mpi(
         comm.wait_sends()
         return result
     except BaseException as error:  # noqa: BLE001 - every failure must abort the job
-        lines = traceback.format_exception(type(error), error, error.__traceback__)
-        sys.stderr.write("".join(f"[rank {rank}] {line}" for line in "".join(lines).splitlines(True)))
-        sys.stderr.write(f"[rank {rank}] error: {type(error).__name__}: {error}; aborting all ranks\n")
+        if isinstance(error, RulepassError):
+            # the project's own errors say what and where in their message: no traceback
+            text = f"{error}\n"
+        else:  # a bug: its traceback, once (not the chain of what it was raised from)
+            text = "".join(traceback.format_exception(type(error), error, error.__traceback__,
+                                                      chain=False))
+        sys.stderr.write("".join(f"[rank {rank}] {line}" for line in text.splitlines(True)))
+        sys.stderr.write(f"[rank {rank}] aborting all ranks\n")
         sys.stderr.flush()
         MPI.COMM_WORLD.Abort(1)
-        raise  # unreachable: Abort does not return
+        # MPICH's Abort can return to the caller while the launcher tears the job down; a
+        # re-raise would print the traceback a second time (mpi4py's runner prints it).
+        os._exit(1)

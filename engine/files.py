@@ -1,0 +1,143 @@
+"""Reading and writing the user's files: one safe text reader for every input file (programs,
+rule files, configs) and one atomic writer for every output, so that a bad file is one clear line
+and a failed write never destroys what was there before.
+
+- :func:`read_text`: the text of a UTF-8 file; a missing file, a folder, bytes that are not UTF-8
+  or an OS error is a :class:`FileError` naming the path (and, for bad bytes, the line and column).
+- :func:`write_text` / :func:`write_bytes`: write to a temporary file in the same folder, flush it
+  to disk and rename it over the target (``os.replace`` is atomic on POSIX): a full disk or a
+  ``ulimit -f`` half-way leaves the old file as it was, even when it is the input being rewritten.
+- :func:`check_writable` / :func:`check_output_dir`: the checks a command makes *before* its work,
+  so that ``-o /proc/x`` fails at once instead of after a long run.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from rulepass.engine.errors import RulepassError
+
+
+class FileError(RulepassError):
+    """A file that cannot be read or written: missing, a folder, not UTF-8 text, no permission,
+    no space. The message starts with the path (and line:col where bytes are at fault)."""
+
+    kind = "file error"
+
+    def headline(self) -> str:
+        """`path[:line:col]: message` (the kind adds nothing a reader needs here)."""
+        prefix = f"{self.where}: " if self.where else ""
+        return f"{prefix}{self.message}"
+
+
+def _decode_position(data: bytes, offset: int) -> tuple[int, int]:
+    """1-based line and column (in characters) of byte ``offset`` of ``data``."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    line = data.count(b"\n", 0, offset) + 1
+    col = len(data[line_start:offset].decode("utf-8", errors="replace")) + 1
+    return line, col
+
+
+def read_text(path, what: str = "file") -> str:
+    """The text of the UTF-8 file ``path`` (``what`` names it in messages: "program", "rule
+    file"). Line endings are kept as written.
+
+    Raises:
+        FileError: missing, a folder, unreadable, or bytes that are not UTF-8 (with the line and
+            column of the first bad byte).
+    """
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise FileError(f"no such {what}", name) from None
+    except IsADirectoryError:
+        raise FileError(f"is a folder, not a {what}", name) from None
+    except OSError as e:
+        raise FileError(f"cannot read the {what}: {e.strerror or e}", name) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line, col = _decode_position(data, e.start)
+        raise FileError(f"not a text file: byte 0x{data[e.start]:02x} at byte offset {e.start} "
+                        f"is not UTF-8 ({e.reason})", name, line, col) from None
+
+
+def check_writable(path, what: str = "output") -> Path:
+    """Check, before any work, that a file can be written at ``path``: its folder exists and is
+    writable, and ``path`` is not a folder. Returns ``Path(path)``.
+
+    Raises:
+        FileError: naming the path and what is wrong.
+    """
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        raise FileError(f"the {what} is a folder; give a file name", str(path))
+    if not folder.is_dir():
+        raise FileError(f"cannot write the {what}: folder {folder} does not exist", str(path))
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise FileError(f"cannot write the {what}: permission denied", str(path))
+    return target
+
+
+def check_output_dir(path, what: str = "output folder") -> Path:
+    """Make the folder ``path`` (and its parents) before any work and check that files can be
+    written in it. Returns ``Path(path)``.
+
+    Raises:
+        FileError: ``path`` is a file, cannot be made, or is not writable.
+    """
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise FileError(f"the {what} is an existing file, not a folder", str(path))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise FileError(f"cannot make the {what}: {e.strerror or e}", str(path)) from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise FileError(f"cannot write in the {what}: permission denied", str(path))
+    return folder
+
+
+def write_bytes(path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically: a temporary file beside it, flushed and renamed over
+    it; the file keeps its permission bits. On any failure the temporary file is removed and the
+    old ``path`` (if any) is unchanged.
+
+    Raises:
+        FileError: naming ``path`` (no space, no permission, file size limit, ...).
+    """
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    temporary = None
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        if target.exists():
+            os.chmod(temporary, target.stat().st_mode & 0o7777)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, target)
+        temporary = None
+    except OSError as e:
+        raise FileError(f"cannot write: {e.strerror or e} (nothing was changed)",
+                        str(path)) from None
+    finally:
+        if temporary is not None:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+
+
+def write_text(path, text: str) -> None:
+    """:func:`write_bytes` of ``text`` in UTF-8."""
+    write_bytes(path, text.encode("utf-8"))

@@ -1,0 +1,83 @@
+"""Limits every text parser of rulepass applies the same way (the fast and the lark program
+parsers, the rule language): how deep an attribute value may nest and which integers a literal may
+hold. Past them the input is a located error, never a ``RecursionError`` or Python's
+int-string-conversion ``ValueError`` (issue 18).
+
+- Nesting: an attribute array or a ``vec[...]`` type nests at most :data:`MAX_NESTING` deep, as
+  rule expressions do (``lang/check.py``'s ``MAX_EXPRESSION_DEPTH``). Paddle's programs nest
+  attributes 2 deep; the printer, the verifier and the rules walk values recursively.
+- Integers: Paddle's integer attributes, dims and ids are int32 or int64 (``pir::Int64Attribute``);
+  a literal outside int64 is an error rather than a value no program can carry.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: How deep an attribute array (``[[...]]``) or a vector type (``vec[vec[...]]``) may nest.
+MAX_NESTING = 100
+
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+
+
+class LimitExceeded(ValueError):
+    """Text past one of the limits; ``message`` says which. Parsers turn it into their own
+    located error (``ParseError``, ``RuleSyntaxError``) at the offending token."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def int64(text: str) -> int:
+    """The integer written as ``text`` (``-?[0-9]+``), checked to fit in int64.
+
+    Raises:
+        LimitExceeded: the value is outside [-2**63, 2**63 - 1] (also for texts longer than
+            Python's int-string limit, which are never converted).
+    """
+    digits = text[1:] if text[:1] in "-+" else text
+    significant = digits.lstrip("0")
+    if len(significant) <= 18:
+        return int(text)
+    if len(significant) == 19:
+        value = int(text)
+        if INT64_MIN <= value <= INT64_MAX:
+            return value
+    shown = text if len(text) <= 24 else f"{text[:12]}...{text[-6:]} ({len(digits)} digits)"
+    raise LimitExceeded(f"integer {shown} is outside int64 (-2**63 .. 2**63-1)")
+
+
+def nesting_message(what: str = "attribute value") -> str:
+    """The message for a value nested deeper than :data:`MAX_NESTING`."""
+    return (f"the {what} nests more than {MAX_NESTING} levels deep (brackets); "
+            f"rulepass reads at most {MAX_NESTING}")
+
+
+_BRACKET_OR_QUOTE = re.compile(r'[\[\]{}"]')
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+
+def first_too_deep(text: str, limit: int = MAX_NESTING) -> int | None:
+    """Offset in ``text`` of the first ``[`` or ``{`` that opens level ``limit + 1`` (strings
+    skipped; levels counted across the whole text), or None. Linear in ``len(text)``; for the
+    parsers that would otherwise recurse into the value (lark's tree transformer)."""
+    depth = 0
+    search = _BRACKET_OR_QUOTE.search
+    m = search(text)
+    while m is not None:
+        j = m.start()
+        c = text[j]
+        if c == '"':
+            string = _STRING.match(text, j)
+            m = search(text, string.end() if string else j + 1)
+            continue
+        if c in "[{":
+            depth += 1
+            if depth > limit:
+                return j
+        else:
+            depth = max(0, depth - 1)
+        m = search(text, j + 1)
+    return None

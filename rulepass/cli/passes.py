@@ -1,0 +1,159 @@
+"""What ``rulepass rewrite`` runs: the passes and pipelines of the command line, in the order
+given (``--pass a --pass b``, ``--pass a,b``, ``--pipeline p``, mixed), as one flat list of
+(pass, params) steps, and the IR dumps after each step (``--print-ir-after-all`` on stderr,
+``--dump-dir DIR``: mlir-opt's habits).
+
+Params (``-p KEY=VALUE``) reach every pass of the list that declares them, as a pipeline's params
+do (:meth:`~rulepass.engine.api.RuleSet.pipeline_steps`); a key given twice is a usage error and
+a key no pass declares is an error, both before anything runs.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from rulepass.cli.inputs import InputError, UsageError
+from rulepass.engine.errors import RuleCompileError
+
+
+def parse_params(items) -> dict:
+    """``-p KEY=VALUE`` items as {key: value text}.
+
+    Raises:
+        InputError: an item without ``=`` or key.
+        UsageError: a key given twice (``-p k=1 -p k=2``): which one was meant is unknown.
+    """
+    params: dict = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise InputError(f"-p {item!r}: expected KEY=VALUE (for example -p rank=1)")
+        if key in params:
+            raise UsageError(f"-p {key} given twice ({key}={params[key]} and {key}={value}); "
+                             "give each param once")
+        params[key] = value
+    return params
+
+
+def split_names(items) -> list[tuple[str, str]]:
+    """(kind, name) for each ``--pass``/``--pipeline`` item, comma-separated lists split, in order.
+
+    Raises:
+        UsageError: an empty name (``--pass a,,b``) or no name at all.
+    """
+    out = []
+    for kind, text in items:
+        for name in text.split(","):
+            name = name.strip()
+            if not name:
+                raise UsageError(f"--{kind} {text!r}: empty pass name in the list")
+            out.append((kind, name))
+    if not out:
+        raise UsageError("give --pass NAME or --pipeline NAME")
+    return out
+
+
+def _declared(rules, kind: str, name: str) -> set:
+    """Every param some pass of ``name`` (a pass, or a pipeline and those it includes) declares."""
+    if kind == "pass" or name not in rules.pipelines:
+        return set(rules.find_pass(name).params)
+    out, stack = set(), [name]
+    while stack:
+        for entry in rules.pipelines[stack.pop()].entries:
+            if entry.name in rules.pipelines:
+                stack.append(entry.name)
+            else:
+                out.update(rules.find_pass(entry.name).params)
+    return out
+
+
+def plan_steps(rules, names: list[tuple[str, str]], params: dict) -> list:
+    """(CompiledPass, resolved params) for every pass to run, pipelines expanded, all params
+    checked and converted before anything runs.
+
+    Raises:
+        RuleCompileError: an unknown pass or pipeline, a param no pass declares, a missing or
+            mistyped param (named as :meth:`RuleSet.resolve_params` names it).
+    """
+    if len(names) == 1 and names[0][0] == "pass":  # one pass: its own messages for every param
+        cpass = rules.find_pass(names[0][1])
+        return [(cpass, rules.resolve_params(cpass, params, True))]
+    steps, used = [], set()
+    for kind, name in names:
+        declared = _declared(rules, kind, name)
+        chosen = {k: v for k, v in params.items() if k in declared}
+        used.update(chosen)
+        if kind == "pipeline":
+            steps.extend(rules.pipeline_steps(name, chosen, True))
+        else:
+            cpass = rules.find_pass(name)
+            steps.append((cpass, rules.resolve_params(cpass, chosen, True)))
+    unused = sorted(set(params) - used)
+    if unused:
+        listed = ", ".join(name for _, name in names)
+        raise RuleCompileError(f"no pass of {listed} declares param(s) {', '.join(unused)}")
+    return steps
+
+
+class IRDumps:
+    """The program after each step: on stderr with ``print_after_all`` (mlir-opt's
+    ``// -----// IR Dump After NAME //----- //`` header), and as ``NN_NAME.pir`` files in
+    ``folder`` (NN counts the steps from 01; the folder is made and checked first)."""
+
+    def __init__(self, print_after_all: bool = False, folder: str | None = None):
+        from rulepass.engine.files import check_output_dir
+
+        self.print_after_all = print_after_all
+        self.folder = check_output_dir(folder, "--dump-dir folder") if folder else None
+        self.count = 0
+        self.rank_counts: dict[int, int] = {}
+
+    @property
+    def active(self) -> bool:
+        """Whether anything is dumped."""
+        return self.print_after_all or self.folder is not None
+
+    def per_rank(self, name: str, rank: int, program) -> None:
+        """:meth:`after` for rank ``rank`` of ``rulepass run`` (files under ``rank<r>/``, each
+        rank counting its own steps; the threads of the local backend compile one rank at a
+        time)."""
+        self.rank_counts[rank] = self.rank_counts.get(rank, 0) + 1
+        self.count = self.rank_counts[rank] - 1
+        self.after(name, program, f"rank{rank}/")
+
+    def after(self, name: str, program, prefix: str = "") -> None:
+        """Dump ``program`` as it stands after step ``name`` (``prefix``: a sub-folder such as
+        ``rank0/``)."""
+        from rulepass.engine.files import write_text
+        from rulepass.engine.pir.printer import print_program
+
+        self.count += 1
+        text = print_program(program)
+        if self.print_after_all:
+            sys.stderr.write(f"// -----// IR Dump After {name} ({prefix}{self.count}) //----- //\n"
+                             + text)
+        if self.folder is not None:
+            target = self.folder / prefix / f"{self.count:02d}_{name}.pir"
+            Path(target.parent).mkdir(parents=True, exist_ok=True)
+            write_text(target, text)
+
+
+def run_steps(rules, program, steps: list, dumps: IRDumps | None = None):
+    """Run ``steps`` (from :func:`plan_steps`) on ``program`` in place, in one transaction: if a
+    pass fails, the program is as it was before the first. Returns a
+    :class:`~rulepass.engine.api.RunResult` with every step's trace and stats."""
+    from rulepass.engine.api import RunResult
+    from rulepass.engine.rewrite.driver import run_pass
+    from rulepass.engine.rewrite.trace import PassStats
+
+    trace, stats = [], PassStats()
+    with program.transaction():
+        for cpass, resolved in steps:
+            driver = run_pass(program, cpass, resolved, True, rules.compiled)
+            trace.extend(driver.trace)
+            stats.merge(driver.stats)
+            if dumps is not None and dumps.active:
+                dumps.after(cpass.name, program)
+    return RunResult(program, tuple(trace), stats)

@@ -1,0 +1,72 @@
+"""What a new user expects of the command line (issue 18): `--version`, `rulepass list`, help on
+`--pass`/`--pipeline`, examples by name from any folder, exit 0 on a closed pipe."""
+
+import subprocess
+import sys
+
+import pytest
+
+from rulepass.cli.main import build_parser, main
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("rulepass ") and out.split()[1][0].isdigit()
+
+
+def test_list_shows_passes_params_pipelines_examples(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "  prune_other_ranks(rank: int)" in out
+    assert "complete_chunk_id(pp_degree: int, vpp_degree: int, seg_method: str)" in out
+    assert "  paddle = complete_chunk_id, grad_chunk," in out
+    assert "  pp2_vpp2_localmap  (world_size 2: pp 2, vpp 2" in out
+
+
+def test_list_shows_param_defaults(tmp_path, capsys):
+    (tmp_path / "r.rw").write_text("pass p(axis: int = -1, name: str = \"x\") {\n"
+                                   "  rule r { match { o = pd_op.relu(_) } rewrite { erase o } }\n"
+                                   "}\n")
+    assert main(["list", "--rules", str(tmp_path / "r.rw")]) == 0
+    assert "  p(axis: int = -1, name: str = 'x')" in capsys.readouterr().out
+
+
+def test_rewrite_help_names_passes_and_pipelines():
+    rewrite = build_parser()._subparsers._group_actions[0].choices["rewrite"]
+    text = rewrite.format_help()
+    assert "rulepass list" in text and "--pipeline NAME" in text and "repeatable" in text
+
+
+def test_example_by_name_from_any_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "mp2", "--steps", "1"]) == 0
+    assert "mp2: loss per step" in capsys.readouterr().out
+
+
+def test_unknown_example_lists_the_installed(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "mp3"]) == 1
+    assert "installed examples: dp2, dp2_pp2, mp2" in capsys.readouterr().err
+
+
+def _big_program(path):
+    lines = ["{", '    (%0) = "pd_op.data" () {name:"x"} : () -> tensor<4xf32>']
+    lines += [f'    (%{k}) = "pd_op.relu" (%{k - 1}) {{}} : (tensor<4xf32>) -> tensor<4xf32>'
+              for k in range(1, 3000)]  # ~200 KB: more than a pipe holds
+    path.write_text("\n".join(lines + ["}", ""]))
+    return str(path)
+
+
+@pytest.mark.parametrize("args", [["run", "mp2", "--steps", "1"], ["print", "BIG"]])
+def test_closed_pipe_is_exit_0(tmp_path, args):
+    args = [_big_program(tmp_path / "big.pir") if a == "BIG" else a for a in args]
+    process = subprocess.Popen([sys.executable, "-m", "rulepass", *args],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.read(1)
+    process.stdout.close()
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 0, err
+    assert "Traceback" not in err and "Exception ignored" not in err

@@ -1,0 +1,107 @@
+"""`rulepass rewrite` with several passes (issue 18: `--pass a --pass b` ran only b, `-p k=1 -p
+k=2` kept the last, a rank the program does not have printed an empty program), comma lists,
+`--print-ir-after-all` and `--dump-dir`."""
+
+from pathlib import Path
+
+import pytest
+
+from rulepass.cli.main import main
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+RULES = """
+pass first {
+  rule mark {
+    match { r = pd_op.relu(_) }
+    where not has(r.seen)
+    rewrite { set r.seen = 1 }
+  }
+}
+
+pass second(step: int = 2) {
+  rule advance {
+    match { r = pd_op.relu(_) }
+    where has(r.seen) and r.seen == 1
+    rewrite { set r.seen = $step }
+  }
+}
+
+pipeline both = first, second
+"""
+
+PROGRAM = """{
+    (%0) = "pd_op.data" () {name:"x"} : () -> tensor<4xf32>
+    (%1) = "pd_op.relu" (%0) {} : (tensor<4xf32>) -> tensor<4xf32>
+}
+"""
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "r.rw").write_text(RULES)
+    (tmp_path / "p.pir").write_text(PROGRAM)
+    return tmp_path
+
+
+def rewrite(files, *args):
+    return main(["rewrite", str(files / "p.pir"), "--rules", str(files / "r.rw"), *args])
+
+
+@pytest.mark.parametrize("args, seen", [
+    (["--pass", "first", "--pass", "second"], 2),
+    (["--pass", "second", "--pass", "first"], 1),
+    (["--pass", "first,second"], 2),
+    (["--pass", "first,second", "-p", "step=7"], 7),
+    (["--pipeline", "both", "-p", "step=5"], 5),
+    (["--pass", "first", "--pipeline", "both"], 2),
+])
+def test_passes_run_in_the_order_given(files, capsys, args, seen):
+    assert rewrite(files, *args) == 0
+    assert f"{{seen:{seen}}}" in capsys.readouterr().out
+
+
+def test_repeated_param_is_a_usage_error(files, capsys):
+    assert rewrite(files, "--pass", "second", "-p", "step=1", "-p", "step=2") == 2
+    assert "-p step given twice" in capsys.readouterr().err
+
+
+def test_param_no_pass_declares(files, capsys):
+    assert rewrite(files, "--pass", "first,second", "-p", "nope=1") == 1
+    assert "declares param(s) nope" in capsys.readouterr().err
+    assert rewrite(files, "--pass", "first,,second") == 2
+
+
+def test_no_pass_is_a_usage_error(files, capsys):
+    assert rewrite(files) == 2
+
+
+@pytest.mark.parametrize("rank", ["99", "-1", "2"])
+def test_a_rank_the_program_does_not_have(capsys, rank):
+    forward = EXAMPLES / "pp2_1f1b" / "forward.pir"
+    assert main(["rewrite", str(forward), "--pass", "prune_other_ranks", "-p",
+                 f"rank={rank}"]) == 1
+    out = capsys.readouterr()
+    assert out.out == "" and f"rank={rank} is not a rank of the program" in out.err
+
+
+def test_print_ir_after_all_and_dump_dir(files, capsys, tmp_path):
+    dump = tmp_path / "dumps"
+    assert rewrite(files, "--pass", "first,second", "--print-ir-after-all", "--dump-dir",
+                   str(dump)) == 0
+    out = capsys.readouterr()
+    assert out.out.count("pd_op.relu") == 1  # stdout holds only the result
+    assert "IR Dump After first" in out.err and "IR Dump After second" in out.err
+    assert sorted(p.name for p in dump.iterdir()) == ["01_first.pir", "02_second.pir"]
+    assert "{seen:1}" in (dump / "01_first.pir").read_text()
+    assert "{seen:2}" in (dump / "02_second.pir").read_text()
+
+
+def test_a_failing_pass_of_a_list_leaves_the_output(files, capsys):
+    out = files / "out.pir"
+    out.write_text("old")
+    (files / "fail.rw").write_text("pass boom { rule b { match { r = pd_op.relu(_) } "
+                                   "rewrite { fail \"no\" } } }")
+    assert main(["rewrite", str(files / "p.pir"), "--rules", str(files / "r.rw"), "--rules",
+                 str(files / "fail.rw"), "--pass", "first,boom", "-o", str(out)]) == 1
+    assert out.read_text() == "old"

@@ -1,0 +1,143 @@
+"""engine/files.py: the one text reader of every input file and the one atomic writer of every
+output (issue 18: non-UTF-8 input was a traceback; a failed `-o` write destroyed the input)."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from rulepass.cli.main import main
+from rulepass.engine.files import FileError, check_output_dir, check_writable, read_text, write_text
+
+PROGRAM = """{
+    (%0) = "pd_op.data" () {name:"x"} : () -> tensor<4xf32>
+    (%1) = "pd_op.relu" (%0) {} : (tensor<4xf32>) -> tensor<4xf32>
+}
+"""
+
+
+def test_read_text_names_line_and_column_of_a_bad_byte(tmp_path):
+    f = tmp_path / "p.pir"
+    f.write_bytes(b"{\n    ab\xff\xfe\n}\n")
+    with pytest.raises(FileError) as info:
+        read_text(f, "program file")
+    assert info.value.where == f"{f}:2:7"
+    assert "not a text file" in str(info.value) and "0xff" in str(info.value)
+
+
+@pytest.mark.parametrize("make, expected", [
+    (lambda d: d / "missing.pir", "no such program file"),
+    (lambda d: d, "is a folder"),
+])
+def test_read_text_missing_and_folder(tmp_path, make, expected):
+    with pytest.raises(FileError, match=expected):
+        read_text(make(tmp_path), "program file")
+
+
+@pytest.mark.parametrize("command", [["print"], ["verify"], ["rewrite", "--pass", "x"]])
+def test_cli_non_utf8_program_is_one_line(tmp_path, capsys, command):
+    f = tmp_path / "p.pir"
+    f.write_bytes(PROGRAM.encode().replace(b'"x"', b'"x\xff\xfe"'))
+    args = [command[0], str(f), *command[1:]]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{f}:2:") and "not a text file" in err and "Traceback" not in err
+
+
+def test_check_binary_rule_file(tmp_path, capsys):
+    f = tmp_path / "bad.rw"
+    f.write_bytes(b"pass p {\n  \xff\xfe\x00\x81 }\n")
+    assert main(["check", str(f)]) == 1
+    err = capsys.readouterr()
+    assert f"{f}:2:3" in err.err + err.out and "not a text file" in err.err + err.out
+
+
+def test_rewrite_rules_binary_rule_file(tmp_path, capsys):
+    (tmp_path / "p.pir").write_text(PROGRAM)
+    (tmp_path / "bad.rw").write_bytes(b"\x89PNG\r\n\x1a\n")
+    assert main(["rewrite", str(tmp_path / "p.pir"), "--pass", "x", "--rules",
+                 str(tmp_path / "bad.rw")]) == 1
+    assert "not a text file" in capsys.readouterr().err
+
+
+def test_write_text_is_atomic_and_keeps_the_mode(tmp_path):
+    f = tmp_path / "out.pir"
+    f.write_text("old")
+    os.chmod(f, 0o640)
+    write_text(f, "new")
+    assert f.read_text() == "new" and (f.stat().st_mode & 0o777) == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["out.pir"]  # no temporary left
+
+
+# A child with `ulimit -f` of 1 KiB (SIGXFSZ is ignored by Python: the write fails with EFBIG).
+UNDER_FILE_SIZE_LIMIT = ("import resource, sys\n"
+                         "resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))\n"
+                         "from rulepass.cli.main import main\n"
+                         "sys.exit(main(sys.argv[1:]))\n")
+
+TAG_PASS = """
+pass tag_relu {
+  rule tag {
+    match { r = pd_op.relu(_) }
+    where not has(r.tagged)
+    rewrite { set r.tagged = true }
+  }
+}
+"""
+
+
+def test_rewrite_in_place_over_the_file_size_limit_keeps_the_input(tmp_path):
+    # A program larger than the limit: the write fails half-way; the input must survive intact.
+    lines = ["{", '    (%0) = "pd_op.data" () {name:"x"} : () -> tensor<4xf32>']
+    for k in range(1, 60):
+        lines.append(f'    (%{k}) = "pd_op.relu" (%{k - 1}) {{}} : (tensor<4xf32>) -> tensor<4xf32>')
+    text = "\n".join(lines + ["}", ""])
+    f = tmp_path / "p.pir"
+    f.write_text(text)
+    rules = tmp_path / "tag.rw"
+    rules.write_text(TAG_PASS)
+    r = subprocess.run([sys.executable, "-c", UNDER_FILE_SIZE_LIMIT, "rewrite", str(f),
+                        "--pass", "tag_relu", "--rules", str(rules), "-o", str(f)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1, r.stderr
+    assert "Traceback" not in r.stderr and "cannot write" in r.stderr
+    assert f.read_text() == text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.pir", "tag.rw"]
+
+
+def test_check_writable_and_output_dir(tmp_path):
+    with pytest.raises(FileError, match="does not exist"):
+        check_writable(tmp_path / "missing" / "t.jsonl", "trace file")
+    with pytest.raises(FileError, match="is a folder"):
+        check_writable(tmp_path, "trace file")
+    (tmp_path / "file").write_text("")
+    with pytest.raises(FileError, match="existing file"):
+        check_output_dir(tmp_path / "file")
+    with pytest.raises(FileError):
+        check_output_dir("/proc/rulepass_x")
+    assert check_output_dir(tmp_path / "a" / "b").is_dir()
+
+
+def test_rewrite_bad_output_paths_fail_before_the_pass(tmp_path, capsys):
+    (tmp_path / "p.pir").write_text(PROGRAM)
+    program = str(tmp_path / "p.pir")
+    assert main(["rewrite", program, "--pass", "x", "--trace",
+                 str(tmp_path / "missing" / "t.jsonl")]) == 1
+    out = capsys.readouterr()
+    # the pass does not even exist: the path was checked first, and nothing went to stdout
+    assert "missing" in out.err and "does not exist" in out.err and out.out == ""
+    assert main(["rewrite", program, "--pass", "x", "-o", str(tmp_path)]) == 1
+    assert "is a folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("out", ["existing", "/proc/rulepass_x"])
+def test_run_bad_out_fails_before_the_run(tmp_path, capsys, out):
+    (tmp_path / "existing").write_text("")
+    path = out if out.startswith("/") else str(tmp_path / out)
+    from pathlib import Path
+    example = Path(__file__).parent.parent / "examples" / "mp2"
+    assert main(["run", str(example), "--out", path]) == 1
+    captured = capsys.readouterr()
+    assert path in captured.err and "Traceback" not in captured.err
+    assert "loss per step" not in captured.out  # it did not run
