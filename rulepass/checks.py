@@ -136,8 +136,8 @@ def check_example_arrays(example, program, micro_batches: int, skip_inputs=()) -
     """``params.npz``, ``params_final.npz`` and ``data.npz`` of ``example`` against ``program``
     (its forward program): every key names a parameter or input of the program, with its dtype
     and global shape (data: ``[steps, micro_batches × batch, ...]``: the program's input is one
-    micro-batch); ``params_final.npz`` holds every parameter ``params.npz`` gives (a final check
-    of 1 of 10 parameters is no check).
+    micro-batch); ``params_final.npz``, when present, holds every parameter ``params.npz`` gives
+    (a final check of 1 of 10 parameters is no check).
 
     Raises:
         CheckError: naming the file and the key.
@@ -152,7 +152,8 @@ def check_example_arrays(example, program, micro_batches: int, skip_inputs=()) -
                 raise CheckError(f"{key!r} is not a parameter of the program (parameters: "
                                  f"{', '.join(sorted(parameters)) or 'none'})", str(root / file))
             check_array(str(root / file), key, array, parameters[key])
-    missing = sorted(set(example.params) - set(example.final_params))
+    # without params_final.npz the final parameters are compared with the single-device run
+    missing = sorted(set(example.params) - set(example.final_params)) if example.final_params else []
     if missing:
         raise CheckError(f"no final value for parameter(s) {', '.join(map(repr, missing))} "
                          "(every parameter of params.npz is compared after the run)",

@@ -101,8 +101,8 @@ def test_nan_parameter_is_reported_as_nan_not_zero(mp2):
     _rewrite_npz(mp2 / "params_final.npz",
                  lambda a: a["linear_0.b_0.dist"].__setitem__(0, np.nan))
     example = load_example(mp2)
-    records, losses, comm, _, schedule, micro_batches = run_local(example, RunOptions())
-    report = summarize(example, records, losses, comm, schedule, micro_batches)
+    result = run_local(example, RunOptions())
+    report = summarize(example, result)
     assert not report.ok
     assert report.param_errors["linear_0.b_0.dist"] == float("inf")
 
@@ -122,7 +122,7 @@ def test_relative_and_tensor_errors():
 
 def test_summary_reports_tensor_errors(mp2):
     example = load_example(mp2)
-    records, losses, comm, _, schedule, micro_batches = run_local(example, RunOptions())
-    report = summarize(example, records, losses, comm, schedule, micro_batches)
+    result = run_local(example, RunOptions())
+    report = summarize(example, result)
     assert report.ok and set(report.tensor_errors) == set(report.param_errors)
     assert max(report.tensor_errors.values()) <= example.rtol

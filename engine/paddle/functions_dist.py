@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from rulepass.engine.rewrite.exprs import ABSENT
-from rulepass.engine.ir.core import Operation, Value
+from rulepass.engine.ir.core import Operation, Program, Value
 from rulepass.engine.rewrite.functions import function
 from rulepass.engine.ir.types import (
     NULL_DIST,
@@ -152,3 +152,48 @@ def dynamic_shape(program, t):
     if isinstance(t, VectorType):
         return VectorType(tuple(dynamic_shape(program, i) for i in t.items))
     return t
+
+
+@function("dist_program")
+def dist_program(program: Program) -> bool:
+    """Rule function `dist_program()`: whether the program, as the pass found it, has an op with a
+    dist attribute or a value of dist type. dist_to_dense rewrites chunk ids of ops without a dist
+    attribute only then, so a dense program passes through unchanged (the C++ pass would reset
+    every chunk_id to -1 on a second run)."""
+    from rulepass.engine.ir.types import is_dist
+
+    for op in program.walk():
+        if op.dist_attr is not None or any(is_dist(r.type) for r in op.results):
+            return True
+    return any(is_dist(v.type) for v in program.kwargs)
+
+
+def local_region_ops(program: Program) -> set:
+    """The ids of the ops lying strictly between a `dist_op.dtensor_to_local` and the first
+    `dist_op.dtensor_from_local` after it in the same block: one walk over the program."""
+    inner: set = set()
+    blocks = [program.block]
+    while blocks:
+        block = blocks.pop()
+        opened = None
+        for o in block:
+            blocks.extend(o.regions)
+            if o.name == "dist_op.dtensor_to_local":
+                opened = []
+            elif o.name == "dist_op.dtensor_from_local":
+                if opened is not None:
+                    inner.update(id(x) for x in opened)
+                opened = None
+            elif opened is not None:
+                opened.append(o)
+    return inner
+
+
+@function("inside_local_region", prepare=local_region_ops)
+def inside_local_region(inner: set, op: Operation) -> bool:
+    """Rule function `inside_local_region(op)`: whether `op` lies strictly between a
+    `dist_op.dtensor_to_local` and the first `dist_op.dtensor_from_local` after it in its block, in
+    the program as the pass found it. The same question as the built-in `in_region`, answered from
+    one walk over the program per pass (`local_region_ops`, the table this function reads) instead
+    of a walk from each op (which costs O(n) per op)."""
+    return id(op) in inner
