@@ -182,7 +182,7 @@ def test_trace_lines_and_per_rule_stats():
     result = rule_set.run_pass(program, "fold", trace_positions=True)
     (application,) = result.trace
     line = json.loads(application.json())
-    assert line == {"pass": "fold", "rule": "fold_scales", "file": "fold.rw", "line": 4,
+    assert line == {"pass": "fold", "rule": "fold_scales", "file": "fold.rw", "line": 4, "position": 2,
                     "before": [{"position": 1, "name": "pd_op.scale"},
                                {"position": 2, "name": "pd_op.scale"}],
                     "after": [{"position": 1, "name": "pd_op.scale"}]}

@@ -30,6 +30,7 @@ from rulepass.engine.pir.printer import print_op, print_program
 from rulepass.engine.lang.check import children
 from rulepass.engine.rewrite.compiled import CompiledPass
 from rulepass.engine.rewrite.functions import REGISTRY, FunctionCalls
+from rulepass.engine.rewrite.changes import Changes, PositionLog
 from rulepass.engine.rewrite.trace import Application, PassStats
 
 #: Applications allowed per op of the program (plus a constant for tiny programs).
@@ -107,6 +108,11 @@ class Driver:
         self.cpass = cpass
         self.params = params
         self.trace_positions = trace_positions
+        # what the IR reports while the pass runs; positions are answered at the end
+        self.position_log = PositionLog(program) if trace_positions else None
+        self.changes = Changes(self.position_log)
+        # (application, positions before, positions after) to fill in when the pass ends
+        self.asked: list = []
         self.stats = PassStats()
         self.trace: list[Application] = []
         self.ctx = Context(program, params)
@@ -135,14 +141,21 @@ class Driver:
     def run(self) -> None:
         """Run the pass with its strategy; raises RewriteError."""
         try:
-            if self.cpass.strategy == "fixpoint":
-                self.fixpoint()
-            else:
-                self.sweep(reverse=self.cpass.strategy == "sweep_reverse")
+            with self.program.observe(self.changes):
+                if self.cpass.strategy == "fixpoint":
+                    self.fixpoint()
+                else:
+                    self.sweep(reverse=self.cpass.strategy == "sweep_reverse")
         except EvalError as error:
             span = error.span
             raise RewriteError(error.message, span.file if span else None,
                                span.line if span else None, pass_name=self.cpass.name) from None
+        if self.position_log is not None:
+            self.position_log.resolve()
+            for application, before, after in self.asked:
+                application.before = tuple(zip(before, (n for _, n in application.before)))
+                application.after = tuple(zip(after, (n for _, n in application.after)))
+                application.position = before[-1] if before else None
 
     def items(self) -> list:
         """Everything a full round visits: every op in program order, then (for value rules)
@@ -202,13 +215,6 @@ class Driver:
                 self.apply(found, revisit=False)
 
     # ---- one application --------------------------------------------------------------------
-    def positions(self, ops) -> tuple:
-        """(position, name) of each op; positions only when tracing them (they cost O(n))."""
-        if not self.trace_positions:
-            return tuple([(-1, op.name) for op in ops])
-        self.ctx.version += 1
-        return tuple((self.ctx.position(op), op.name) for op in ops)
-
     def apply(self, found: Match, revisit: bool = True) -> list:
         """Apply a match; returns the ops to revisit (none when `revisit` is false: a sweep
         visits each op once and does not need them). Raises RewriteError for a no-op, an
@@ -220,12 +226,15 @@ class Driver:
                                                self.stats.rule(rule))
         name, file, line, record = info
         ops = found.ops
-        before = tuple([(-1, op.name) for op in ops]) if not self.trace_positions \
-            else self.positions(ops)
+        before = tuple([(-1, op.name) for op in ops])
+        log = self.position_log
+        asked = log.ask(ops) if log is not None else None
+        changes = self.changes
+        changes.reset()
         self.ctx.functions.before_change()
-        outcome = Rewriter(found, self.ctx, self.pass_name, self.compiled).run()
+        Rewriter(found, self.ctx, self.pass_name, self.compiled).run()
         self.ctx.version += 1
-        if not outcome.changed:
+        if not changes.count:
             anchor = found.anchor
             raise RewriteError(
                 f"the application changed nothing (a rule must change the program, or fail); "
@@ -237,28 +246,33 @@ class Driver:
         if revisit:  # a sweep cannot cycle: nothing to name in a "did not converge" error
             self.recent.append((name, ops))
         program = self.program
-        if len(ops) == 1 and not outcome.created and not self.trace_positions:
+        created = changes.created
+        if len(ops) == 1 and not created:
             # the common case: one op matched, nothing made (alive(), inline)
             block = ops[0].block
-            after = before if block is not None and block.program is program else ()
+            after_ops = ops if block is not None and block.program is program else ()
+            after = before if after_ops else ()
         else:
             after_ops = [op for op in ops if alive(op, program)]
-            if outcome.created:
+            if created:
                 after_ops = list({**dict.fromkeys(after_ops), **dict.fromkeys(
-                    op for op in outcome.created if alive(op, program))})
+                    op for op in created if alive(op, program))})
             if len(after_ops) > 1:
                 after_ops.sort(key=Operation.position_key)
-            after = self.positions(after_ops)
-        self.trace.append(Application(self.pass_name, name, file, line, before, after))
+            after = tuple([(-1, op.name) for op in after_ops])
+        application = Application(self.pass_name, name, file, line, before, after)
+        self.trace.append(application)
+        if log is not None:
+            self.asked.append((application, asked, log.ask(after_ops)))
         refresh = self.index.refresh
-        for op in outcome.reindex:
+        for op in changes.reindex:
             refresh(op, op.block is not None and op.block.program is program)
         if not revisit:
             if self.applied > self.budget or self.applied >= self.state_checks[0]:
                 self.check_progress()
             return []
         pending: dict = {}
-        for op in outcome.touched:
+        for op in changes.touched:
             if not alive(op, self.program):
                 continue
             pending[op] = None
