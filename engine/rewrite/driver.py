@@ -54,8 +54,14 @@ def registered_calls(cpass: CompiledPass) -> list:
             for attr in node.attrs:
                 if hasattr(attr.value, "value"):
                     stack.append(attr.value.value)
+    # Each node once: a list's items are both `items` and `children` of it, and without this
+    # nested lists were pushed 2^depth times.
+    seen: set[int] = set()
     while stack:
         node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
         if isinstance(getattr(node, "func", None), str) and node.func in REGISTRY:
             calls[id(node)] = node
         for name in ("operands", "types", "items", "body"):
