@@ -30,8 +30,8 @@ in ``docs/performance.md`` were taken with ``OPENBLAS_NUM_THREADS=1``.
 
 The second table gives the bytes per rank that all_reduce followed by a local split, and
 reduce_scatter, move for a [4096, 1024] float32 tensor over 2 and 4 ranks, read from the
-communicators' byte counters (ring figures, :func:`rulepass.runtime.collectives.ring_bytes`) with
-the ranks run as threads by :func:`rulepass.runtime.comm_local.run_ranks`.
+communicators' byte counters (ring figures, :func:`rulepass.runtime.comm.collectives.ring_bytes`) with
+the ranks run as threads by :func:`rulepass.runtime.comm.local.run_ranks`.
 
     python bench/executor.py [--quick] [--repeat 7] [--xp numpy|cupy] [--profile] [--markdown]
 
@@ -63,7 +63,7 @@ from rulepass.engine.ir.builder import Builder, tensor
 from rulepass.engine.ir.core import Program, Value
 from rulepass.engine.paddle.optimizer import append_optimizer
 from rulepass.engine.paddle.grad import load_grad_definitions
-from rulepass.runtime.comm_local import run_ranks
+from rulepass.runtime.comm.local import run_ranks
 from rulepass.runtime.executor import Executor
 
 TARGET_RATIO = 1.1

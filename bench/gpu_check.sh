@@ -128,7 +128,7 @@ import cupy
 from cupy.cuda import nccl
 from mpi4py import MPI
 
-from rulepass.runtime.comm_nccl import NcclCommunicator
+from rulepass.runtime.comm.nccl import NcclCommunicator
 
 assert MPI.COMM_WORLD.Get_size() == 1, "run without a launcher, or with mpiexec -n 1"
 comm = NcclCommunicator(groups=[(0,)])

@@ -21,7 +21,6 @@ import numpy as np
 
 from rulepass.chain import CompiledRank, compile_rank
 from rulepass.engine.api import load_rules
-from rulepass.engine.errors import RuntimeFailure
 from rulepass.engine.paddle.optimizer import optimizer_state_initial_values
 from rulepass.engine.pir.parse import parse_program
 from rulepass.engine.pir.printer import print_program
@@ -230,7 +229,7 @@ def write_outputs(out: Path, records: list, events: list, report: Report) -> Non
 def run_local(example: Example, options: RunOptions, progress=None):
     """Compile every rank and train on threads; returns (records, losses, comm stats per rank,
     trace events, schedule, micro-batches)."""
-    from rulepass.runtime.comm_local import run_ranks
+    from rulepass.runtime.comm.local import run_ranks
 
     par = example.parallel
     schedule = options.schedule or par.schedule
@@ -270,9 +269,11 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
     """One rank per process (``mpi`` or ``nccl``): compile this rank, train, gather every rank's
     record on rank 0. Returns what :func:`run_local` returns on rank 0, ``None`` on the other
     ranks. A failing rank aborts the whole job (``run_mpi``)."""
-    from rulepass.runtime.comm_mpi import _mpi, run_mpi
+    from rulepass.runtime.comm.backends import backend
+    from rulepass.runtime.comm.mpi import mpi_module, run_mpi
 
-    MPI = _mpi()  # a clear CommunicationError without mpi4py
+    MPI = mpi_module()  # a clear CommunicationError without mpi4py
+    chosen = backend(options.backend)  # a clear RuntimeFailure when what it needs is missing
     world = MPI.COMM_WORLD
     par = example.parallel
     if world.Get_size() != par.world_size:
@@ -285,18 +286,9 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
     compiled, types = compile_all(example, options, [rank])
     setup = RankSetup(example, compiled[rank], types, schedule, micro_batches)
     groups = compiled[rank].program.process_groups
-    xp, factory = None, None
-    if options.backend == "nccl":
-        try:
-            import cupy
-        except ImportError:
-            raise RuntimeFailure("--backend nccl needs CuPy and a CUDA GPU per rank (pip install "
-                                 "'rulepass[gpu]'); use --backend mpi or local without one") from None
-
-        from rulepass.runtime.comm_nccl import NcclCommunicator
-
-        xp, factory = cupy, NcclCommunicator
-        setup.scope = {k: cupy.asarray(v) for k, v in setup.scope.items()}
+    xp, factory = chosen.array_module(), chosen.communicator()
+    if xp is not None:
+        setup.scope = {k: xp.asarray(v) for k, v in setup.scope.items()}
 
     def body(communicator):
         program = setup.rank_program()

@@ -13,7 +13,7 @@ Ops are handled by three tables keyed by op name, looked up in this order:
   ``index``, ``builtin.parameter`` -> ``scope[parameter_name]``, ``builtin.shadow_output`` /
   ``pd_op.fetch`` -> ``outputs[output_name / name]``, ``pd_op.data`` -> ``feeds[name]``;
 - communication ops (``COMMUNICATION_OPS``), run through the rank's
-  :class:`~rulepass.runtime.collectives.Communicator`;
+  :class:`~rulepass.runtime.comm.collectives.Communicator`;
 - the kernel table of :mod:`rulepass.runtime.kernels`.
 
 Paddle semantics this module relies on (Paddle 3.3.1):
@@ -39,7 +39,7 @@ Paddle semantics this module relies on (Paddle 3.3.1):
 - **Learning rate.** Paddle's optimizer reads the learning rate from a persistable scalar
   ``pd_op.data`` named ``learning_rate_0``; it is fed like any input (``reference.json``'s
   ``feeds`` in the captured corpus).
-- **Collectives** (handlers in :mod:`rulepass.runtime.comm_ops`). ``ring_id`` names a process
+- **Collectives** (handlers in :mod:`rulepass.runtime.comm.ops`). ``ring_id`` names a process
   group: ``program.process_groups`` (our header), else the ``process_groups`` argument (the
   ``process_groups.json`` captured beside Paddle's programs). ``reduce_type`` is phi's
   ``ReduceType`` (``paddle/phi/common/reduce_type.h``: 0 SUM, 1 MAX, 2 MIN, 3 PROD, 4 AVG).
@@ -74,8 +74,8 @@ from rulepass.engine.errors import RuntimeFailure, program_context
 from rulepass.engine.ir.core import Operation, Program, Value
 from rulepass.engine.ir.types import DenseTensorType, NullType, VectorType
 from . import kernels as _kernels  # noqa: F401  (importing registers the kernels)
-from .collectives import CommAbortedError, Communicator
-from .comm_ops import COMMUNICATION_OPS, REDUCE_TYPES, default_p2p_key
+from rulepass.runtime.comm.collectives import CommAbortedError, Communicator
+from rulepass.runtime.comm.ops import COMMUNICATION_OPS, REDUCE_TYPES, default_p2p_key
 from .environment import Environment, ScopeCell
 from .kernels.operands import dtype_from_name
 from .kernels.registry import KERNELS

@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 
-from rulepass.runtime.comm_mpi import run_mpi
+from rulepass.runtime.comm.mpi import run_mpi
 
 
 def rank_array(rank, shape=(4, 3)):
@@ -104,7 +104,7 @@ def main():
         groups += [(0, 2), (1, 3)]
     fn = {"ok": scenario_ok, "fail": scenario_fail}[scenario]
     if backend == "nccl":
-        from rulepass.runtime.comm_nccl import NcclCommunicator
+        from rulepass.runtime.comm.nccl import NcclCommunicator
 
         run_mpi(lambda comm: fn(OnDevice(comm)), groups=groups, communicator=NcclCommunicator)
     else:

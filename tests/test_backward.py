@@ -156,7 +156,7 @@ def test_a_weight_read_in_a_local_region_by_sharded_data_gets_a_summed_grad(grad
 
     from rulepass.chain import compile_rank
     from rulepass.engine.api import load_rules
-    from rulepass.runtime.comm_local import run_ranks
+    from rulepass.runtime.comm.local import run_ranks
     from rulepass.runtime.executor import Executor
 
     program = parse_program(REGION)

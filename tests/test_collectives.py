@@ -6,7 +6,7 @@ import time
 import numpy as np
 import pytest
 
-from rulepass.runtime.collectives import (
+from rulepass.runtime.comm.collectives import (
     REDUCE_OPS,
     CommAbortedError,
     CommTimeoutError,
@@ -15,7 +15,7 @@ from rulepass.runtime.collectives import (
     key_to_tag,
     ring_bytes,
 )
-from rulepass.runtime.comm_local import LocalWorld, run_ranks
+from rulepass.runtime.comm.local import LocalWorld, run_ranks
 
 
 def rank_array(rank, shape=(2, 3), dtype="float64"):

@@ -33,7 +33,7 @@ def test_every_op_and_key_matching_with_nccl(ranks):
 def test_single_rank_communicator_on_the_gpu():
     if device_count() < 1:
         pytest.skip("no CUDA device")
-    from rulepass.runtime.comm_nccl import NcclCommunicator
+    from rulepass.runtime.comm.nccl import NcclCommunicator
 
     comm = NcclCommunicator(groups=[(0,)])
     x = cupy.arange(6, dtype="float32").reshape(2, 3)

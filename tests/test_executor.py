@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from rulepass.engine.pir.parse import parse_program
-from rulepass.runtime.comm_local import run_ranks
+from rulepass.runtime.comm.local import run_ranks
 from rulepass.runtime.executor import (
     REDUCE_TYPES,
     ExecutionError,

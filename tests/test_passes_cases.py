@@ -111,7 +111,7 @@ def test_stage_with_fewer_layers_than_vpp_is_an_error(rules):
 
 def run_ranks_program(text: str, feeds_per_rank: list[dict]) -> list[dict]:
     """Run `text` (a dense program with a process-group header) on len(feeds_per_rank) ranks."""
-    from rulepass.runtime.comm_local import run_ranks
+    from rulepass.runtime.comm.local import run_ranks
     from rulepass.runtime.executor import Executor
 
     def body(comm):

@@ -162,7 +162,7 @@ def test_schedule_job_lists_match_paddles(name):
 def test_a_failing_rank_stops_the_world_and_is_named():
     """Rank 1 lacks a parameter: it fails before running its first job, and rank 0, waiting for
     rank 1's gradient, stops instead of hanging; the error names rank 1 and the parameter."""
-    from rulepass.runtime.collectives import RankFailedError
+    from rulepass.runtime.comm.collectives import RankFailedError
     from rulepass.runtime.executor import MissingInputError
 
     config, reference, ranks, types, groups = load_config("pp2_1f1b")

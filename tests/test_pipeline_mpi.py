@@ -25,7 +25,7 @@ def worker(name: str, out: str) -> None:
     sys.path.insert(0, str(HERE))
     from test_pipeline_corpus import CORPUS, load_config
 
-    from rulepass.runtime.comm_mpi import run_mpi
+    from rulepass.runtime.comm.mpi import run_mpi
     from rulepass.runtime.pipeline import run_rank
     from rulepass.runtime.sharding import local_piece
 

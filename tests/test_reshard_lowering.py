@@ -33,7 +33,7 @@ from rulepass.engine.ir.types import (
     shard_bounds,
 )
 from rulepass.engine.pir.verify import verify
-from rulepass.runtime.comm_local import run_ranks
+from rulepass.runtime.comm.local import run_ranks
 from rulepass.runtime.executor import Executor
 
 RULES = load_rules([], installed=True)

@@ -130,7 +130,7 @@ def test_every_rank_numbers_its_process_groups_alike(name):
 def test_sequence_parallel_fuses_every_row_parallel_output_and_halves_its_bytes():
     # Issue "Tensor and sequence parallel": in mp2_sp the row-parallel output goes Partial ->
     # Shard(0); lowered as all_reduce + split it is fused into reduce_scatter on every rank.
-    from rulepass.runtime.collectives import ring_bytes
+    from rulepass.runtime.comm.collectives import ring_bytes
 
     example = load_example(EXAMPLES / "mp2_sp")
     records, losses, comm, events, schedule, micro_batches = run_local(example, RunOptions())

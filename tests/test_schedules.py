@@ -246,7 +246,7 @@ def test_job_lists_run_on_thread_ranks_with_keyed_messages(schedule, pp, m, vpp)
     job list that deadlocks, fails the test."""
     import numpy as np
 
-    from rulepass.runtime.comm_local import run_ranks
+    from rulepass.runtime.comm.local import run_ranks
 
     last = pp * vpp - 1
 

@@ -43,7 +43,10 @@ def _register_run(sub) -> None:
     p = sub.add_parser("run", help="rewrite a distributed program per rank, run every rank and "
                                    "check the losses against the single-device reference")
     p.add_argument("example", metavar="EXAMPLE", help="an example folder (see examples/)")
-    p.add_argument("--backend", choices=["local", "mpi", "nccl"], default="local")
+    from rulepass.runtime.comm.backends import BACKENDS
+
+    p.add_argument("--backend", choices=list(BACKENDS), default="local",
+                   help="; ".join(f"{b.name}: {b.help}" for b in BACKENDS.values()))
     p.add_argument("--steps", type=int, default=None, help="steps to run (default: all)")
     p.add_argument("--schedule", choices=["FThenB", "1F1B", "Eager1F1B", "VPP"], default=None)
     p.add_argument("--micro-batches", type=int, default=None, dest="micro_batches")
@@ -63,6 +66,7 @@ def _run_example(args) -> int:
     from rulepass.example import ExampleError, load_example
     from rulepass.report import print_report
     from rulepass.run import RunOptions, run_distributed, run_local, summarize, write_outputs
+    from rulepass.runtime.comm.backends import BACKENDS
 
     if args.steps is not None and args.steps < 1:
         raise ExampleError(f"--steps must be at least 1, got {args.steps}")
@@ -76,7 +80,7 @@ def _run_example(args) -> int:
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("training", total=steps)
         advance = lambda step: progress.update(task, completed=step + 1)  # noqa: E731
-        if options.backend == "local":
+        if not BACKENDS[options.backend].per_process:
             result = run_local(example, options, advance)
         else:
             result = run_distributed(example, options, advance)

@@ -20,7 +20,7 @@ from collections import defaultdict, deque
 from collections.abc import Hashable, Iterable
 from typing import Any
 
-from .collectives import CommunicationError, Communicator, check_group
+from rulepass.runtime.comm.collectives import CommunicationError, Communicator, check_group
 
 __all__ = ["NcclCommunicator"]
 
@@ -51,9 +51,9 @@ class NcclCommunicator(Communicator):
 
     def __init__(self, groups: Iterable[Iterable[int]] = (), comm: Any = None, device: int | None = None):
         cupy, nccl = _cupy()
-        from .comm_mpi import _mpi
+        from rulepass.runtime.comm.mpi import mpi_module
 
-        MPI = _mpi()
+        MPI = mpi_module()
         self._MPI = MPI
         self._cupy, self._nccl = cupy, nccl
         world = MPI.COMM_WORLD if comm is None else comm

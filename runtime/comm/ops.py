@@ -18,7 +18,7 @@ from collections.abc import Callable, Hashable
 
 from rulepass.engine.ir.core import Operation
 from rulepass.engine.ir.types import DenseTensorType
-from .kernels.operands import dtype_from_name
+from rulepass.runtime.kernels.operands import dtype_from_name
 
 __all__ = ["REDUCE_TYPES", "COMMUNICATION_OPS", "default_p2p_key"]
 

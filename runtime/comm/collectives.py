@@ -9,9 +9,9 @@ rank inside the group, which decides the order of `all_gather` concatenation and
 
 Three transports implement the interface:
 
-- `local` (`rulepass.runtime.comm_local`): ranks are threads of one process.
-- `mpi` (`rulepass.runtime.comm_mpi`): one rank per process, mpi4py.
-- `nccl` (`rulepass.runtime.comm_nccl`): one rank per process and GPU, CuPy + NCCL.
+- `local` (`rulepass.runtime.comm.local`): ranks are threads of one process.
+- `mpi` (`rulepass.runtime.comm.mpi`): one rank per process, mpi4py.
+- `nccl` (`rulepass.runtime.comm.nccl`): one rank per process and GPU, CuPy + NCCL.
 
 Every transport counts the bytes each rank moves, per collective kind, with the figures of the ring
 algorithm (see `ring_bytes`), so schedules and rewrites can be compared by traffic.
@@ -176,7 +176,7 @@ def key_to_tag(key: Hashable) -> int:
     """Map a message key to an MPI tag in [1, 32000], the same in every process.
 
     Uses CRC-32 of `repr(key)` (Python's `hash` of a str differs between processes). Distinct keys
-    may collide; `comm_mpi` detects a collision between two keys used with the same peer and raises.
+    may collide; `comm/mpi.py` detects a collision between two keys used with the same peer and raises.
     """
     return zlib.crc32(repr(key).encode()) % _TAG_SPACE + 1
 

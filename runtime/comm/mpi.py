@@ -20,14 +20,14 @@ from typing import Any
 
 import numpy as np
 
-from .collectives import CommunicationError, Communicator, key_to_tag
+from rulepass.runtime.comm.collectives import CommunicationError, Communicator, key_to_tag
 
-__all__ = ["MpiCommunicator", "run_mpi"]
+__all__ = ["MpiCommunicator", "mpi_module", "run_mpi"]
 
 _MPI_OPS = {"sum": "SUM", "avg": "SUM", "max": "MAX", "min": "MIN", "prod": "PROD"}
 
 
-def _mpi():
+def mpi_module():
     try:
         from mpi4py import MPI
     except ImportError as error:  # pragma: no cover - depends on the environment
@@ -47,7 +47,7 @@ class MpiCommunicator(Communicator):
     """
 
     def __init__(self, groups: Iterable[Iterable[int]] = (), comm: Any = None):
-        MPI = _mpi()
+        MPI = mpi_module()
         self._MPI = MPI
         world = MPI.COMM_WORLD if comm is None else comm
         super().__init__(world.Get_rank(), world.Get_size())
@@ -163,7 +163,7 @@ def run_mpi(
     printed on stderr prefixed with the rank, then `MPI.COMM_WORLD.Abort(1)` ends every process of
     the job with a non-zero exit code, so no peer waits forever on a message that will not come.
     """
-    MPI = _mpi()
+    MPI = mpi_module()
     rank = MPI.COMM_WORLD.Get_rank()
     try:
         comm = (communicator or MpiCommunicator)(list(groups))

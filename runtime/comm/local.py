@@ -17,7 +17,7 @@ from typing import Any
 
 from array_api_compat import array_namespace
 
-from .collectives import (
+from rulepass.runtime.comm.collectives import (
     CommAbortedError,
     CommTimeoutError,
     CommunicationError,
