@@ -77,6 +77,8 @@ class ChainState:
     optimizer: str
     grads: list
     backward: object = None
+    #: whether rule passes trace the positions of the ops they match (``run --out`` writes them)
+    trace_positions: bool = False
 
 
 @attrs.frozen
@@ -93,7 +95,7 @@ def rule_pass(name: str, **params: Callable) -> Callable:
     """A step that runs rule pass ``name``; each param is computed from the state."""
 
     def run(state: ChainState):
-        result = state.rules.run_pass(state.program, name,
+        result = state.rules.run_pass(state.program, name, trace_positions=state.trace_positions,
                                       **{k: f(state) for k, f in params.items()})
         return result.trace
 
@@ -151,14 +153,16 @@ CHAIN = [
 
 def compile_rank(forward: Program, rules: RuleSet, rank: int, *, pp: int = 1, vpp: int = 1,
                  seg_method: str = "", micro_batches: int = 1, optimizer: str = "sgd",
-                 grads=None) -> CompiledRank:
+                 grads=None, trace_positions: bool = False) -> CompiledRank:
     """Rewrite a copy of ``forward`` into ``rank``'s dense program (``forward`` is unchanged),
-    then check it with the dense verifier.
+    then check it with the dense verifier. ``trace_positions``: the rule passes' traces carry
+    the positions of the ops each application matched and left (else -1).
 
     Raises the engine's errors (naming the pass, rule and op) when a step fails.
     """
     state = ChainState(forward.clone(), rules, rank, pp, vpp, seg_method, micro_batches,
-                       optimizer, grads if grads is not None else load_grad_definitions())
+                       optimizer, grads if grads is not None else load_grad_definitions(),
+                       trace_positions=trace_positions)
     records: list[StepRecord] = []
     with _collector_paused():
         _run_steps(state, records)

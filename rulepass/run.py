@@ -183,7 +183,8 @@ def compile_all(example: Example, options: RunOptions, ranks) -> tuple[dict, dic
     micro_batches = options.micro_batches or par.micro_batches
     compiled = {r: compile_rank(forward, rules, r, pp=par.pp, vpp=par.vpp,
                                 seg_method=par.seg_method, micro_batches=micro_batches,
-                                optimizer=example.optimizer) for r in ranks}
+                                optimizer=example.optimizer,
+                                trace_positions=options.out is not None) for r in ranks}
     return compiled, dist_types(forward)
 
 
