@@ -293,6 +293,9 @@ class Operation:
 
     def position_key(self) -> tuple:
         """A key ordering ops in program (printed) order across nested blocks."""
+        block = self.block
+        if block is None or block.parent_op is None:
+            return (self._order,)  # a top-level op (most of them): no walk up
         key = []
         op = self
         while op is not None:
