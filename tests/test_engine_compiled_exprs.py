@@ -16,9 +16,7 @@ from pathlib import Path
 import pytest
 
 import rulepass.engine.rewrite.actions as actions
-
 import rulepass.engine.rewrite.codegen.exprs as expr_compile
-
 import rulepass.engine.rewrite.match as match
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.api import load_rules, load_rules_text
