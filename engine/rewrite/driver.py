@@ -40,9 +40,25 @@ BUDGET_BASE = 1000
 STATE_WINDOW = 64
 
 
+#: id(pass) -> (pass, its registered calls): a pass's rules are walked once, not at every run
+_CALLS: dict[int, tuple] = {}
+
+
 def registered_calls(cpass: CompiledPass) -> list:
     """The calls of registered functions in a pass's rules (`where`, rewrite actions and
-    pattern attribute values), each call node once."""
+    pattern attribute values), each call node once (found once per pass: memoised)."""
+    found = _CALLS.get(id(cpass))
+    if found is None or found[0] is not cpass:
+        if len(_CALLS) > 10_000:
+            _CALLS.clear()
+        found = _CALLS[id(cpass)] = (cpass, find_calls(cpass))
+    # the registry is read now: a function may be registered or dropped between runs
+    return [call for call in found[1] if call.func in REGISTRY]
+
+
+def find_calls(cpass: CompiledPass) -> list:
+    """The calls of named functions in a pass's rules, each call node once (a walk of the
+    rules' ASTs)."""
     calls: dict = {}
     stack = []
     for rule in cpass.rules:
@@ -62,7 +78,7 @@ def registered_calls(cpass: CompiledPass) -> list:
         if id(node) in seen:
             continue
         seen.add(id(node))
-        if isinstance(getattr(node, "func", None), str) and node.func in REGISTRY:
+        if isinstance(getattr(node, "func", None), str):
             calls[id(node)] = node
         for name in ("operands", "types", "items", "body"):
             value = getattr(node, name, None)
@@ -108,7 +124,7 @@ class Driver:
     """One run of one pass over one program."""
 
     def __init__(self, program: Program, cpass: CompiledPass, params: dict,
-                 trace_positions: bool = False, compiled: bool = True):
+                 trace_positions: bool = False, compiled: bool = True, timing: bool = False):
         self.compiled = compiled
         self.program = program
         self.cpass = cpass
@@ -128,6 +144,7 @@ class Driver:
                      for attr in node.attrs if hasattr(attr.value, "name")}
         self.index = ProgramIndex(program, join_keys)
         self.matcher = RuleMatcher(cpass, self.ctx, self.index, compiled)
+        self.matcher.timing = timing
         self.size = max(1, self.index_size())
         self.budget = BUDGET_PER_OP * self.size + BUDGET_BASE
         self.state_checks = (min(2 * self.size + 32, self.budget // 2), self.budget // 2)
@@ -239,7 +256,6 @@ class Driver:
         changes.reset()
         self.ctx.functions.before_change()
         Rewriter(found, self.ctx, self.pass_name, self.compiled).run()
-        self.ctx.version += 1
         if not changes.count:
             anchor = found.anchor
             raise RewriteError(
@@ -333,23 +349,25 @@ class Driver:
         """`op 3 (pd_op.scale)` for an op still in the program, else its name."""
         if not alive(op, self.program):
             return f"{op.name} (erased)"
-        self.ctx.version += 1
         return f"op {self.ctx.position(op)} ({op.name})"
 
 
 def run_pass(program: Program, cpass: CompiledPass, params: dict,
-             trace_positions: bool = False, compiled: bool = True) -> Driver:
+             trace_positions: bool = False, compiled: bool = True,
+             timing: bool = False) -> Driver:
     """Run one pass on `program` in place, inside a transaction (on error the program is
     restored exactly and the error re-raised). Returns the driver, holding `trace` and `stats`.
     `params` must already be checked and complete (see `api.resolve_params`). `compiled`: run the
-    generated matcher and rewrite functions (False: the tree walks they are checked against)."""
+    generated matcher and rewrite functions (False: the tree walks they are checked against).
+    `timing`: add each attempt's time to its rule's `seconds` (else they stay 0: the clock is
+    read only when asked)."""
     # The undo journal holds a closure per change; the cyclic garbage collector would walk that
     # growing heap again and again (quadratic on long passes), and nothing here needs it.
     collecting = gc.isenabled()
     gc.disable()
     try:
         with program.transaction():
-            driver = Driver(program, cpass, params, trace_positions, compiled)
+            driver = Driver(program, cpass, params, trace_positions, compiled, timing)
             driver.run()
     finally:
         if collecting:

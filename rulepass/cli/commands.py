@@ -149,9 +149,11 @@ def _run_rewrite(args) -> int:
         print(explained, file=sys.stderr)
     if args.pass_name:
         result = rules.run_pass(program, name, param_strings=True, trace_positions=True,
+                                timing=args.stats,
                                 **params)
     else:
         result = rules.run_pipeline(program, name, param_strings=True, trace_positions=True,
+                                    timing=args.stats,
                                     **params)
     text = print_program(result.program)
     if args.trace:
