@@ -197,6 +197,9 @@ class Driver:
         queue = collections.deque(self.items())
         queued = dict.fromkeys(queue)
         dirty = False
+        # the loop runs once per op and round: its names are locals
+        program, first_at, stats, popleft = self.program, self.matcher.first_at, self.stats, \
+            queue.popleft
         while True:
             if not queue:
                 if not dirty:
@@ -205,16 +208,19 @@ class Driver:
                 queue.extend(self.items())
                 queued = dict.fromkeys(queue)
                 continue  # the confirming round may be empty: the program lost its last op
-            item = queue.popleft()
-            queued.pop(item, None)
-            if isinstance(item, Operation) and not alive(item, self.program):
-                continue
-            found = self.matcher.first_at(item, self.stats)
+            item = popleft()
+            del queued[item]
+            is_op = type(item) is Operation
+            if is_op:
+                block = item.block  # alive(), inline
+                if block is None or block.program is not program:
+                    continue
+            found = first_at(item, stats)
             if found is None:
                 continue
             dirty = True
             revisit = self.apply(found)
-            if isinstance(item, Operation):
+            if is_op:
                 revisit.append(item)
             for other in revisit:
                 if other not in queued:
@@ -293,23 +299,31 @@ class Driver:
             if self.applied > self.budget or self.applied >= self.state_checks[0]:
                 self.check_progress()
             return []
+        value_rules = bool(self.matcher.value_rules)
         pending: dict = {}
         for op in changes.touched:
-            if not alive(op, self.program):
-                continue
+            block = op.block
+            if block is None or block.program is not program:
+                continue  # erased (alive(), inline)
             pending[op] = None
             for value in op.operands:
                 if value is not None:
-                    pending[value.owner if value.owner is not None else value] = None
+                    owner = value.owner
+                    if owner is not None:
+                        pending[owner] = None
+                    elif value_rules:
+                        pending[value] = None  # a kwarg or block argument
             for result in op.results:
                 for use in result.uses:
                     pending[use.op] = None
-            for neighbour in (op.prev_op, op.next_op, op.block.parent_op):
+            for neighbour in (op.prev_op, op.next_op, block.parent_op):
                 if neighbour is not None:
                     pending[neighbour] = None
-        if not self.matcher.value_rules:
-            pending = {k: None for k in pending if isinstance(k, Operation)}
         self.check_progress()
+        if not value_rules:
+            ordered = list(pending)
+            ordered.sort(key=Operation.position_key)
+            return ordered
         ordered = [k for k in pending if isinstance(k, Operation)]
         ordered.sort(key=Operation.position_key)
         return ordered + [k for k in pending if isinstance(k, Value)]
