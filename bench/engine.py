@@ -21,7 +21,10 @@ layer gets 18 rewrites. The same pass with 44 decoy rules (:func:`decoy_rules`) 
 clauses that are false — is run on a fresh program, then once more on its own output, where
 nothing matches (the "no match" row).
 
-Yardsticks, at 10k and 100k ops only: the same six rewrites with xDSL (``PatternRewriteWalker`` +
+Yardsticks, at 10k and 100k ops only (``yardstick_xdsl.py``, ``yardstick_tinygrad.py``): the same
+six rewrites, then the same 50 rules (the 44 decoys written as each library's users write them:
+xDSL, one ``RewritePattern`` per decoy typed on its root op with ``op_type_rewrite_pattern``;
+tinygrad, one ``UPat`` per decoy in the ``PatternMatcher``), with xDSL (``PatternRewriteWalker`` +
 ``GreedyRewritePatternApplier`` of ``RewritePattern`` classes, on a tiny IRDL dialect holding the
 same ops) and with tinygrad (``graph_rewrite`` with ``UPat`` rules on a ``UOp`` graph). Both are
 converted from the same rulepass program (conversion untimed), and their results are checked to
@@ -35,7 +38,10 @@ resident set over the run (Linux: ``VmHWM`` after resetting it through ``/proc/s
 minus ``VmRSS`` before), and the process's peak is ``resource.getrusage(...).ru_maxrss``.
 
 Run: ``python bench/engine.py [--sizes 10000 100000 1000000] [--quick] [--no-yardsticks]
-[--markdown] [--profile SIZE] [--breakdown SIZE]``.
+[--markdown] [--json FILE] [--profile SIZE] [--breakdown SIZE]``; ``--json`` writes
+``{"rows": [{"size", "run", "engine_s", "us_per_op", "rewrites", "rewrites_per_s"}]}`` with
+``run`` one of ``engine 6 rules``, ``engine 50 rules``, ``engine 50 rules no match``,
+``xDSL 6 rules``, ``xDSL 50 rules``, ``tinygrad 6 rules``, ``tinygrad 50 rules``.
 """
 
 from __future__ import annotations
@@ -58,18 +64,21 @@ from rulepass.engine.pir.parse import parse_program
 from rulepass.engine.pir.printer import print_program
 from rulepass.engine.ir.types import VectorType
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the yardsticks and workload.py
+from workload import ABSENT_OPS, GROUPS, PRESENT, RANK, SOLO_RING, TP_RING  # noqa: E402
+from yardstick_tinygrad import run_tinygrad  # noqa: E402
+from yardstick_xdsl import run_xdsl  # noqa: E402
+
 #: Sequence length (split across the 2 tensor-parallel ranks) and hidden size of the workload.
 S, H = 8, 16
-#: Ring ids: the tensor-parallel group of ranks 0 and 1, and a one-rank group.
-TP_RING, SOLO_RING = 12, 7
-GROUPS = {TP_RING: (0, 1), SOLO_RING: (0,)}
-RANK = 0
 OPS_PER_LAYER = 40
 #: Ops outside the layers (data, lr, loss, grad seed, output).
 FIXED_OPS = 5
 #: Rewrites the pass makes per layer (1 fusion, 3 erasures, 1 drop, 1 region, 1 gelu, 11 grads).
 REWRITES_PER_LAYER = 18
 
+#: Rewrites/s over the yardstick's, at 100k ops: with the 6 rules (both), with the 50.
+TARGET_6 = 1.5
 TARGET_XDSL = 5.0
 TARGET_TINYGRAD = 2.0
 TARGET_US_NO_MATCH = 3.0
@@ -136,14 +145,6 @@ pass bench6(rank: int = 0) {
 }
 """
 
-#: Op names the workload never has (decoys on them are never even tried).
-ABSENT_OPS = ["pd_op.conv2d", "pd_op.flash_attn", "pd_op.embedding", "pd_op.dropout",
-              "pd_op.layer_norm", "pd_op.relu", "pd_op.tanh", "pd_op.sigmoid", "pd_op.reshape",
-              "pd_op.concat", "pd_op.c_identity", "pd_op.broadcast", "pd_op.send_v2",
-              "pd_op.recv_v2", "pd_op.cast", "pd_op.fused_gemm_epilogue", "pd_op.squeeze",
-              "pd_op.unsqueeze", "pd_op.where", "pd_op.pow", "pd_op.exp", "pd_op.adamw_"]
-
-
 def decoy_rules() -> str:
     """44 rules that never fire: 22 rooted at op names the workload lacks, 22 at names it has
     whose attribute constraints, operand shapes or ``where`` clauses are false there."""
@@ -155,31 +156,7 @@ def decoy_rules() -> str:
     where uses(o) > 0 and r == 0
     rewrite {{ set o.decoy = {i} }}
   }}""")
-    present = [
-        ("pd_op.matmul {transpose_x: true}", "true"),
-        ("pd_op.matmul {transpose_y: true}", "true"),
-        ("pd_op.matmul(pd_op.transpose(_), _)", "true"),
-        ("pd_op.matmul", "uses(o) > 1000"),
-        ("pd_op.add(x, x)", "true"),
-        ("pd_op.add", "has(o.decoy)"),
-        ("pd_op.all_reduce {reduce_type: 1}", "true"),
-        ("pd_op.all_reduce {ring_id: 99}", "true"),
-        ("pd_op.softmax {axis: 0}", "true"),
-        ("pd_op.gelu", "has(o.decoy)"),
-        ("pd_op.scale {scale: 2.0}", "true"),
-        ("pd_op.transpose {perm: [0, 1]}", "true"),
-        ("pd_op.rms_norm", "uses(o) == 0"),
-        ("builtin.parameter {parameter_name: \"none\"}", "true"),
-        ("pd_op.split_with_num {num: 3}", "true"),
-        ("builtin.slice {index: 5}", "true"),
-        ("pd_op.all_gather {nranks: 8}", "true"),
-        ("pd_op.matmul_grad", "has(o.decoy)"),
-        ("pd_op.add_grad", "len(operands(o)) > 5"),
-        ("pd_op.sgd_ {op_role: 0}", "true"),
-        ("pd_op.add_n", "has(o.decoy)"),
-        ("dist_op.dtensor_to_local", "has(o.decoy)"),
-    ]
-    for i, (pattern, where) in enumerate(present):
+    for i, (pattern, where, _) in enumerate(PRESENT):
         rules.append(f"""
   rule present_{i} {{
     match {{ o = {pattern} }}
@@ -393,384 +370,11 @@ def measure_size(ops: int, repeat: int, yardsticks: bool) -> dict:
     if yardsticks:
         from_program = build_program(ops)
         row["xdsl"] = run_xdsl(from_program, repeat)
+        row["xdsl50"] = run_xdsl(from_program, repeat, decoys=True)
         row["tinygrad"] = run_tinygrad(from_program, repeat)
+        row["tinygrad50"] = run_tinygrad(from_program, repeat, decoys=True)
     row["maxrss_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return row
-
-
-# ---- xDSL yardstick ---------------------------------------------------------------------------
-
-def run_xdsl(program: Program, repeat: int) -> dict:
-    """The six rewrites as xDSL ``RewritePattern``s, on ``program`` converted to a tiny IRDL
-    dialect (conversion untimed); best of ``repeat`` CPU times."""
-    from xdsl.dialects.builtin import ArrayAttr, IntAttr, ModuleOp, NoneType, StringAttr, \
-        TensorType, f32
-    from xdsl.ir import Block, Region
-    from xdsl.irdl import IRDLOperation, irdl_op_definition, var_operand_def, var_result_def
-    from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriter, \
-        PatternRewriteWalker, RewritePattern
-
-    classes: dict[str, type] = {}
-
-    def op_class(op_name: str) -> type:
-        cls = classes.get(op_name)
-        if cls is None:
-            @irdl_op_definition
-            class BenchOp(IRDLOperation):
-                name = op_name
-                ins = var_operand_def()
-                outs = var_result_def()
-            cls = classes[op_name] = BenchOp
-        return cls
-
-    types: dict = {}
-
-    def xtype(t):
-        found = types.get(t)
-        if found is None:
-            shape = getattr(t, "shape", None)
-            found = types[t] = TensorType(f32, list(shape)) if shape is not None else NoneType()
-        return found
-
-    def xattr(v):
-        if isinstance(v, bool):
-            return IntAttr(int(v))
-        if isinstance(v, int):
-            return IntAttr(v)
-        if isinstance(v, (list, tuple)):
-            return ArrayAttr([xattr(i) for i in v])
-        return StringAttr(str(v))
-
-    def convert():
-        values = {}
-        ops = []
-        for op in program.walk():
-            new = op_class(op.name).create(
-                operands=[values[v] for v in op.operands],
-                result_types=[xtype(r.type) for r in op.results],
-                attributes={k: xattr(v) for k, v in op.attributes.items()})
-            for old, res in zip(op.results, new.results):
-                values[old] = res
-            ops.append(new)
-        return ModuleOp(Region(Block(ops)))
-
-    count = [0]
-    one, zero = IntAttr(1), IntAttr(0)
-    reduce_scatter = op_class("pd_op.reduce_scatter")
-    collectives = {"pd_op.all_reduce", "pd_op.all_gather", "pd_op.c_identity"}
-    dead = {"pd_op.full", "pd_op.full_int_array", "pd_op.shape"}
-
-    class AllReduceSplitSlice(RewritePattern):
-        """all_reduce(SUM) -> split_with_num -> this rank's builtin.slice => reduce_scatter."""
-
-        def match_and_rewrite(self, op, rewriter: PatternRewriter):
-            if op.name != "builtin.slice":
-                return
-            sp = op.operands[0].owner
-            if getattr(sp, "name", None) != "pd_op.split_with_num":
-                return
-            ar = sp.operands[0].owner
-            if getattr(ar, "name", None) != "pd_op.all_reduce":
-                return
-            a = ar.attributes
-            if a["reduce_type"].data != 0:
-                return
-            ring = a["ring_id"].data
-            group = GROUPS.get(ring)
-            n = sp.attributes["num"].data
-            if not group or len(group) < 2 or n != len(group) or RANK not in group \
-                    or op.attributes["index"].data != group.index(RANK):
-                return
-            if not ar.results[0].has_one_use() or not sp.results[0].has_one_use():
-                return
-            x = ar.operands[0]
-            if x.type.get_shape()[0] % n:
-                return
-            attrs = {"nranks": IntAttr(n), "op_role": a.get("op_role", IntAttr(-1)),
-                     "ring_id": a["ring_id"]}
-            if "chunk_id" in a:
-                attrs["chunk_id"] = a["chunk_id"]
-            rs = reduce_scatter.create(operands=[x], result_types=[op.results[0].type],
-                                       attributes=attrs)
-            rewriter.replace_matched_op(rs)
-            rewriter.erase_op(sp)
-            rewriter.erase_op(ar)
-            count[0] += 1
-
-    class GradTakesForwardChunk(RewritePattern):
-        """A grad op takes the chunk_id of the forward op whose op_id its grad_of names."""
-
-        def __init__(self, forward: dict):
-            self.forward = forward
-
-        def match_and_rewrite(self, op, rewriter: PatternRewriter):
-            k = op.attributes.get("grad_of")
-            if k is None:
-                return
-            c = self.forward.get(k.data)
-            if c is None:
-                return
-            current = op.attributes.get("chunk_id")
-            if current is not None and current.data == c.data:
-                return
-            op.attributes["chunk_id"] = c
-            rewriter.notify_op_modified(op)
-            count[0] += 1
-
-    class DropOneRankCollective(RewritePattern):
-        """A collective over a one-rank group is its operand."""
-
-        def match_and_rewrite(self, op, rewriter: PatternRewriter):
-            if op.name not in collectives or len(op.operands) != 1:
-                return
-            group = GROUPS.get(op.attributes["ring_id"].data)
-            if group is None or len(group) != 1:
-                return
-            rewriter.replace_all_uses_with(op.results[0], op.operands[0])
-            rewriter.erase_op(op)
-            count[0] += 1
-
-    class TagLocalRegion(RewritePattern):
-        """Tag each op between a dtensor_to_local and the next dtensor_from_local."""
-
-        def match_and_rewrite(self, op, rewriter: PatternRewriter):
-            if op.name != "dist_op.dtensor_to_local":
-                return
-            body = []
-            cur = op.next_op
-            while cur is not None and cur.name != "dist_op.dtensor_from_local":
-                body.append(cur)
-                cur = cur.next_op
-            if cur is None or all("local" in o.attributes for o in body):
-                return
-            for o in body:
-                if "local" not in o.attributes:
-                    o.attributes["local"] = one
-                    rewriter.notify_op_modified(o)
-            count[0] += 1
-
-    class TanhGelu(RewritePattern):
-        """Exact gelu -> tanh gelu."""
-
-        def match_and_rewrite(self, op, rewriter: PatternRewriter):
-            if op.name == "pd_op.gelu" and op.attributes.get("approximate") == zero:
-                op.attributes["approximate"] = one
-                rewriter.notify_op_modified(op)
-                count[0] += 1
-
-    class EraseUnused(RewritePattern):
-        """Erase constant and shape ops nobody reads."""
-
-        def match_and_rewrite(self, op, rewriter: PatternRewriter):
-            if op.name in dead and not any(r.uses for r in op.results):
-                rewriter.erase_op(op)
-                count[0] += 1
-
-    def run(module):
-        forward = {}
-        for op in module.walk():
-            a = op.attributes
-            if "op_id" in a and "chunk_id" in a:
-                forward[a["op_id"].data] = a["chunk_id"]
-        walker = PatternRewriteWalker(GreedyRewritePatternApplier(
-            [AllReduceSplitSlice(), GradTakesForwardChunk(forward), DropOneRankCollective(),
-             TagLocalRegion(), TanhGelu(), EraseUnused()], dce_enabled=False))
-        walker.rewrite_module(module)
-        return module
-
-    best = None
-    for _ in range(repeat):
-        module = convert()
-        count[0] = 0
-        gc.collect()
-        _, cpu, wall = timed(lambda: run(module))
-        out = {"ops": 0, "reduce_scatter": 0, "all_reduce": 0, "local": 0, "grad_chunk": 0,
-               "tanh_gelu": 0}
-        for op in module.body.block.ops:
-            a = op.attributes
-            out["ops"] += 1
-            out["reduce_scatter"] += op.name == "pd_op.reduce_scatter"
-            out["all_reduce"] += op.name == "pd_op.all_reduce"
-            out["local"] += a.get("local") == one
-            out["grad_chunk"] += "grad_of" in a and "chunk_id" in a
-            out["tanh_gelu"] += op.name == "pd_op.gelu" and a.get("approximate") == one
-        row = {"cpu": cpu, "wall": wall, "applications": count[0], "summary": out}
-        if best is None or cpu < best["cpu"]:
-            best = row
-        del module
-    return best
-
-
-# ---- tinygrad yardstick -----------------------------------------------------------------------
-
-# tinygrad compiles pattern callbacks from their code and globals (closures are refused), so the
-# callbacks are module functions; ``run_tinygrad`` puts ``Ops``, ``UOp`` and ``TG_VOID`` into the
-# module's globals before the first match. ``ctx`` is a :class:`TgContext`.
-COLLECTIVES = {"pd_op.all_reduce", "pd_op.all_gather", "pd_op.c_identity"}
-DEAD = {"pd_op.full", "pd_op.full_int_array", "pd_op.shape"}
-
-
-class TgContext:
-    """The tinygrad port's context: op_id -> chunk_id of forward ops, and the rewrites made."""
-
-    def __init__(self, forward: dict):
-        self.forward = forward
-        self.count = 0
-
-
-def tg_with_attrs(node, changes: dict):
-    """``node`` with attributes ``changes`` set (a new UOp)."""
-    name, attrs, uid = node.arg
-    merged = dict(attrs)
-    merged.update(changes)
-    return node.replace(arg=(name, tuple(sorted(merged.items())), uid))
-
-
-def tg_fuse(ctx, sl, sp, ar, x):
-    """all_reduce(SUM) -> split_with_num -> this rank's builtin.slice => reduce_scatter."""
-    if sl.arg[0] != "builtin.slice" or sp.arg[0] != "pd_op.split_with_num" \
-            or ar.arg[0] != "pd_op.all_reduce":
-        return None
-    a = dict(ar.arg[1])
-    if a.get("reduce_type") != 0:
-        return None
-    group = GROUPS.get(a.get("ring_id"))
-    n = dict(sp.arg[1]).get("num")
-    if not group or len(group) < 2 or n != len(group) or RANK not in group \
-            or dict(sl.arg[1]).get("index") != group.index(RANK):
-        return None
-    attrs = {"nranks": n, "op_role": a.get("op_role", -1), "ring_id": a["ring_id"]}
-    if "chunk_id" in a:
-        attrs["chunk_id"] = a["chunk_id"]
-    ctx.count += 1
-    return UOp(Ops.CUSTOM, TG_VOID, (x,),
-               ("pd_op.reduce_scatter", tuple(sorted(attrs.items())), sl.arg[2]))
-
-
-def tg_per_op(ctx, o):
-    """tanh gelu, one-rank collectives, local-region tagging (rooted at the region's
-    dtensor_from_local, walking back to its dtensor_to_local) and the grad_of join."""
-    name = o.arg[0]
-    if name == "pd_op.gelu":
-        if dict(o.arg[1]).get("approximate") is False:
-            ctx.count += 1
-            return tg_with_attrs(o, {"approximate": True})
-    if name in COLLECTIVES and len(o.src) == 1:
-        group = GROUPS.get(dict(o.arg[1]).get("ring_id"))
-        if group is not None and len(group) == 1:
-            ctx.count += 1
-            return o.src[0]
-    if name == "dist_op.dtensor_from_local":
-        chain = []
-        cur = o.src[0]
-        while cur.op is Ops.CUSTOM and cur.arg[0] != "dist_op.dtensor_to_local":
-            chain.append(cur)
-            if not cur.src:
-                return None
-            cur = cur.src[0]
-        if cur.op is not Ops.CUSTOM or all(("local", True) in c.arg[1] for c in chain):
-            return None
-        new = cur
-        for c in reversed(chain):
-            tagged = c if ("local", True) in c.arg[1] else tg_with_attrs(c, {"local": True})
-            new = tagged.replace(src=(new,) + c.src[1:])
-        ctx.count += 1
-        return o.replace(src=(new,) + o.src[1:])
-    if len(o.arg) == 3 and isinstance(o.arg[1], tuple):
-        a = dict(o.arg[1])
-        k = a.get("grad_of")
-        if k is not None:
-            c = ctx.forward.get(k)
-            if c is not None and a.get("chunk_id") != c:
-                ctx.count += 1
-                return tg_with_attrs(o, {"chunk_id": c})
-    return None
-
-
-def tg_prune(ctx, s):
-    """Drop unused constant and shape ops from the sink (nothing else reaches them)."""
-    kept = tuple(r for r in s.src if not (r.op is Ops.CUSTOM and r.arg[0] in DEAD))
-    if len(kept) == len(s.src):
-        return None
-    ctx.count += len(s.src) - len(kept)
-    return s.replace(src=kept)
-
-
-def run_tinygrad(program: Program, repeat: int) -> dict:
-    """The six rewrites as tinygrad ``UPat`` rules run by ``graph_rewrite``, on ``program``
-    converted to a ``UOp`` graph (conversion untimed); best of ``repeat`` CPU times.
-
-    Each op is a ``CUSTOM`` UOp with ``arg = (name, attrs, uid)`` (the uid keeps distinct ops
-    from being hash-consed into one); result ``i`` of a multi-result op is a ``("result", i)``
-    node; the sink holds every op whose results nobody reads. UOps are immutable, so setting an
-    attribute makes a new UOp, and an op nobody reaches from the sink is gone: erasing an unused
-    op is dropping it from the sink. tinygrad has no use lists, so the fusion does not check
-    uses (the workload's fused values have one reader each); the grad join reads a dict
-    op_id -> chunk_id built by walking the graph (timed), as the engine reads its index."""
-    from tinygrad.dtype import dtypes
-    from tinygrad.uop.ops import Ops, PatternMatcher, UOp, UPat, graph_rewrite
-
-    void = dtypes.void
-
-    def hashable(v):
-        return tuple(hashable(i) for i in v) if isinstance(v, (list, tuple)) else v
-
-    def convert():
-        values = {}
-        roots = []
-        for uid, op in enumerate(program.walk()):
-            attrs = tuple(sorted((k, hashable(v)) for k, v in op.attributes.items()))
-            node = UOp(Ops.CUSTOM, void, tuple(values[v] for v in op.operands),
-                       (op.name, attrs, uid))
-            if len(op.results) == 1:
-                values[op.results[0]] = node
-            else:
-                for i, r in enumerate(op.results):
-                    values[r] = UOp(Ops.CUSTOM, void, (node,), ("result", i, uid))
-            if all(r.num_uses == 0 for r in op.results):
-                roots.append(node)
-        return UOp(Ops.SINK, void, tuple(roots))
-
-    globals().update(Ops=Ops, UOp=UOp, TG_VOID=void)
-    matcher = PatternMatcher([
-        (UPat(Ops.CUSTOM, name="sl", src=(UPat(Ops.CUSTOM, name="sp", src=(
-            UPat(Ops.CUSTOM, name="ar", src=(UPat(name="x"),)), UPat())),)), tg_fuse),
-        (UPat(Ops.CUSTOM, name="o"), tg_per_op),
-        (UPat(Ops.SINK, name="s"), tg_prune),
-    ])
-
-    def run(sink):
-        forward = {}
-        for node in sink.toposort():
-            if node.op is Ops.CUSTOM and isinstance(node.arg[1], tuple):
-                a = dict(node.arg[1])
-                if "op_id" in a and "chunk_id" in a:
-                    forward[a["op_id"]] = a["chunk_id"]
-        ctx = TgContext(forward)
-        return graph_rewrite(sink, matcher, ctx=ctx), ctx
-
-    best = None
-    for _ in range(repeat):
-        sink = convert()
-        gc.collect()
-        (result, ctx), cpu, wall = timed(lambda: run(sink))
-        out = {"ops": 0, "reduce_scatter": 0, "all_reduce": 0, "local": 0, "grad_chunk": 0,
-               "tanh_gelu": 0}
-        for node in result.toposort():
-            if node.op is not Ops.CUSTOM or node.arg[0] == "result":
-                continue
-            name, a = node.arg[0], dict(node.arg[1])
-            out["ops"] += 1
-            out["reduce_scatter"] += name == "pd_op.reduce_scatter"
-            out["all_reduce"] += name == "pd_op.all_reduce"
-            out["local"] += a.get("local") is True
-            out["grad_chunk"] += "grad_of" in a and "chunk_id" in a
-            out["tanh_gelu"] += name == "pd_op.gelu" and a.get("approximate") is True
-        row = {"cpu": cpu, "wall": wall, "applications": ctx.count, "summary": out}
-        if best is None or cpu < best["cpu"]:
-            best = row
-        del sink, result
-    return best
 
 
 # ---- report -----------------------------------------------------------------------------------
@@ -802,8 +406,10 @@ def build_rows(results: list[dict]) -> tuple[list[str], list[list[str]], list[st
         rows.append([size, fmt_int(a["ops"]), "50 rules, no match (fixpoint input)",
                      f"{a['cpu']:.3f}", f"{a['cpu'] / a['ops'] * 1e6:.2f}",
                      fmt_int(a["rewrites"]), "—", mib(a["peak_kib"])])
-        for label, key in (("xDSL PatternRewriteWalker", "xdsl"),
-                           ("tinygrad graph_rewrite", "tinygrad")):
+        for label, key in (("xDSL PatternRewriteWalker, 6 rules", "xdsl"),
+                           ("xDSL PatternRewriteWalker, 50 rules", "xdsl50"),
+                           ("tinygrad graph_rewrite, 6 rules", "tinygrad"),
+                           ("tinygrad graph_rewrite, 50 rules", "tinygrad50")):
             y = r.get(key)
             if y is None:
                 continue
@@ -819,15 +425,17 @@ def build_rows(results: list[dict]) -> tuple[list[str], list[list[str]], list[st
                      f"{r['maxrss_kib'] / 1024:.0f} (process maxrss)"])
     verdicts = []
     for r in results:
-        e = r["rules6"]
-        for key, name, target in (("xdsl", "xDSL", TARGET_XDSL),
-                                  ("tinygrad", "tinygrad", TARGET_TINYGRAD)):
+        for ours, key, name, rules, target in (
+                ("rules6", "xdsl", "xDSL", 6, TARGET_6),
+                ("rules6", "tinygrad", "tinygrad", 6, TARGET_6),
+                ("rules50", "xdsl50", "xDSL", 50, TARGET_XDSL),
+                ("rules50", "tinygrad50", "tinygrad", 50, TARGET_TINYGRAD)):
             y = r.get(key)
             if y is None:
                 continue
-            ratio = y["cpu"] / e["cpu"]
-            verdicts.append(f"{fmt_int(r['ops'])} ops: {ratio:.2f}× {name}'s rewrites/s "
-                            f"(target ≥ {target:g}×: "
+            ratio = y["cpu"] / r[ours]["cpu"]
+            verdicts.append(f"{fmt_int(r['ops'])} ops: {ratio:.2f}× {name}'s rewrites/s with "
+                            f"{rules} rules each (target ≥ {target:g}×: "
                             f"{verdict(target / ratio)})")
         a = r["rules50"]["again"]
         us = a["cpu"] / a["ops"] * 1e6
@@ -890,12 +498,36 @@ def check_results(results: list[dict]) -> list[str]:
             problems.append(f"{r['ops']} ops: the decoys changed the outcome")
         if fifty["again"]["rewrites"]:
             problems.append(f"{r['ops']} ops: the no-match run rewrote")
-        for key in ("xdsl", "tinygrad"):
+        for key in ("xdsl", "tinygrad", "xdsl50", "tinygrad50"):
             y = r.get(key)
             if y is not None and y["summary"] != six["summary"]:
                 problems.append(f"{r['ops']} ops: {key} result {y['summary']} differs from "
                                 f"the engine's {six['summary']}")
     return problems
+
+
+def json_rows(results: list[dict]) -> list[dict]:
+    """The rows `--json` writes: size, run, engine_s (CPU s of the run), us_per_op, rewrites and
+    rewrites_per_s (a yardstick's rewrites are the engine's: the same work)."""
+    rows = []
+
+    def add(size, run, seconds, ops, rewrites):
+        rows.append({"size": size, "run": run, "engine_s": seconds,
+                     "us_per_op": seconds / ops * 1e6, "rewrites": rewrites,
+                     "rewrites_per_s": rewrites / seconds if seconds else 0.0})
+
+    for r in results:
+        size, ops = r["ops"], r["ops"]
+        rewrites = r["rules6"]["rewrites"]
+        add(size, "engine 6 rules", r["rules6"]["cpu"], ops, rewrites)
+        add(size, "engine 50 rules", r["rules50"]["cpu"], ops, r["rules50"]["rewrites"])
+        again = r["rules50"]["again"]
+        add(size, "engine 50 rules no match", again["cpu"], again["ops"], again["rewrites"])
+        for key, run in (("xdsl", "xDSL 6 rules"), ("xdsl50", "xDSL 50 rules"),
+                         ("tinygrad", "tinygrad 6 rules"), ("tinygrad50", "tinygrad 50 rules")):
+            if key in r:
+                add(size, run, r[key]["cpu"], ops, rewrites)
+    return rows
 
 
 def profile(ops: int) -> None:
@@ -949,6 +581,7 @@ def main(argv=None) -> int:
     parser.add_argument("--no-yardsticks", action="store_true", help="skip xDSL and tinygrad")
     parser.add_argument("--repeat", type=int, default=3, help="runs at sizes up to 10k (best)")
     parser.add_argument("--markdown", action="store_true", help="also print a markdown table")
+    parser.add_argument("--json", metavar="FILE", help='write {"rows": [...]} to FILE')
     parser.add_argument("--profile", type=int, metavar="SIZE",
                         help="profile the 6-rule and the no-match 50-rule runs at SIZE ops")
     parser.add_argument("--breakdown", type=int, metavar="SIZE",
@@ -981,6 +614,8 @@ def main(argv=None) -> int:
         results.append(json.loads(done.stdout.strip().splitlines()[-1]))
         print(f"measured {size:,} ops", file=sys.stderr, flush=True)
     print_report(results, args.markdown)
+    if args.json:
+        Path(args.json).write_text(json.dumps({"rows": json_rows(results)}, indent=1) + "\n")
     problems = check_results(results)
     for p in problems:
         print(f"INVALID: {p}", file=sys.stderr)

@@ -16,7 +16,19 @@ Without Paddle, the program is generated (``bench/mlp_program.py``, byte-identic
 capture at 4 layers) and the passes are timed inside our whole chain (``bench/chain_scale.py``);
 conformance cannot be checked then.
 
-Run: ``python bench/passes_scale.py [--layers 256 1024] [--paddle-python PY] [--captures DIR]``.
+``--cli`` times the six seed pass pairs as a user runs them instead (issue 16's target: <= 1.5 s
+together at 1,024 layers): ``rulepass rewrite FILE --pass P -p ... --trace T`` on Paddle's input
+of each pass (the five above and drop_trivial_comm, after_dist2dense -> after_remove_unuseful_
+comm_op, whose input gets the capture's process-group header), each the process's CPU time minus
+that of ``rulepass print`` of the same file (what parsing, printing and starting Python cost),
+after one untimed run (so Python's compiled modules and the parsed-rules cache exist, as they do
+for a user);
+outputs checked byte for byte against Paddle's (the header apart), traces checked to hold a
+position for every application.
+
+Run: ``python bench/passes_scale.py [--layers 256 1024] [--paddle-python PY] [--captures DIR]
+[--cli]``; ``--capture DIR`` (one folder, as ``tools/capture_paddle.py --out DIR`` makes it)
+times that capture with ``--cli``.
 """
 
 from __future__ import annotations
@@ -24,8 +36,11 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
+import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -52,6 +67,12 @@ STAGES = {
     "check_chunk_id": ("before_check_chunk_id", "after_check_chunk_id", "check_chunk_id"),
     "dist_to_dense": ("before_dist2dense", "after_dist2dense", "dist2dense"),
 }
+
+
+#: the six seed pass pairs the CLI target counts: STAGES and drop_trivial_comm
+CLI_STAGES = {**{name: stages[:2] for name, stages in STAGES.items()},
+              "drop_trivial_comm": ("after_dist2dense", "after_remove_unuseful_comm_op")}
+TARGET_CLI = 1.5
 
 
 def stage_file(folder: Path, stage: str) -> Path:
@@ -181,6 +202,82 @@ def report_generated(layers: list[int]) -> None:
           f"({'met' if last <= target else f'missed by {last / target:.1f}x'})")
 
 
+def user_env(folder: Path) -> dict:
+    """The environment of the timed commands: as a user's, with Python's compiled modules kept
+    (in ``folder``; this machine sets PYTHONDONTWRITEBYTECODE) and the rule cache on."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONDONTWRITEBYTECODE", "RULEPASS_CACHE")}
+    env["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")
+    return env
+
+
+def child_cpu(argv: list[str], env: dict | None = None) -> float:
+    """CPU seconds (user + system) of a child process running ``argv``; raises on failure."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          env=env)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} failed:\n{done.stderr[-2000:]}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def strip_header(text: str) -> str:
+    """Program text without our ``process_group`` header lines (Paddle's dumps have none)."""
+    return text[text.index("{"):] if text.startswith("process_group") else text
+
+
+def on_cli(folder: Path, repeat: int) -> list[tuple]:
+    """(pass, rewrite CPU s, print CPU s, conforms, applications) per pass, through the CLI,
+    best of ``repeat``."""
+    config = json.loads((folder / "config.json").read_text())
+    groups = json.loads((folder / "process_groups.json").read_text())
+    header = "".join(f"process_group {k} : [{','.join(str(r) for r in v)}]\n"
+                     for k, v in sorted(groups.items(), key=lambda kv: int(kv[0])))
+    cli = [sys.executable, "-m", "rulepass"]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        for name, (before, after) in CLI_STAGES.items():
+            source = stage_file(folder, before).read_text()
+            program = tmp / f"{name}.pir"
+            program.write_text((header if name == "drop_trivial_comm" else "") + source)
+            params = [f"{k}={v}" for k, v in pass_params(name, config).items()]
+            out, trace = tmp / f"{name}.out.pir", tmp / f"{name}.jsonl"
+            argv = cli + ["rewrite", str(program), "--pass", name, "--trace", str(trace),
+                          "-o", str(out)] + [a for p in params for a in ("-p", p)]
+            env = user_env(tmp)
+            child_cpu(argv, env)  # once untimed: Python's module cache and the rule cache
+            rewrite = min(child_cpu(argv, env) for _ in range(repeat))
+            printing = min(child_cpu(cli + ["print", str(program)], env) for _ in range(repeat))
+            expected = stage_file(folder, after).read_text()
+            entries = [json.loads(line) for line in trace.read_text().splitlines()]
+            assert all(e["position"] is not None and e["position"] >= 0
+                       for e in entries if e["before"]), f"{name}: a trace entry lacks a position"
+            rows.append((name, rewrite, printing,
+                         strip_header(out.read_text()) == expected, len(entries)))
+    return rows
+
+
+def report_cli(folder: Path, rows: list[tuple]) -> bool:
+    """Print the CLI table; True when every pass conformed and the target holds."""
+    table = Table(title=f"the six seed passes through `rulepass rewrite --trace` on {folder} "
+                        "(CPU seconds; rewrite minus print of the same file)")
+    for column in ("pass", "rewrite", "print", "difference", "applications", "conforms"):
+        table.add_column(column, justify="left" if column == "pass" else "right")
+    total = 0.0
+    for name, rewrite, printing, conforms, applications in rows:
+        total += rewrite - printing
+        table.add_row(name, f"{rewrite:.3f}", f"{printing:.3f}", f"{rewrite - printing:.3f}",
+                      f"{applications:,}", "yes" if conforms else "NO")
+    Console(width=max(Console().width, 150)).print(table)
+    conform_all = all(row[3] for row in rows)
+    print(f"together: {total:.2f} s (target <= {TARGET_CLI:g} s: "
+          f"{'met' if total <= TARGET_CLI else f'missed by {total / TARGET_CLI:.2f}x'}); "
+          f"byte-exact: {'every pass' if conform_all else 'NO'}")
+    return conform_all and total <= TARGET_CLI
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--layers", type=int, nargs="+", default=[256, 1024])
@@ -190,7 +287,14 @@ def main(argv=None) -> int:
                         help="folder of the captures (vpp<N>/ each); made with --paddle-python, "
                              "reused without it")
     parser.add_argument("--repeat", type=int, default=5, help="runs per pass (best is shown)")
+    parser.add_argument("--cli", action="store_true",
+                        help="the six seed passes through `rulepass rewrite --trace`")
+    parser.add_argument("--capture", type=Path, help="with --cli: one capture folder")
     args = parser.parse_args(argv)
+    if args.cli:
+        folder = args.capture or (args.captures or Path("/tmp/rulepass-paddle-captures")) \
+            / f"vpp{args.layers[-1]}"
+        return 0 if report_cli(folder, on_cli(folder, args.repeat)) else 1
     if args.paddle_python is None and args.captures is None:
         report_generated(args.layers)
         return 0

@@ -134,14 +134,16 @@ class RuleSet:
 
     # ---- running ------------------------------------------------------------------------------
     def run_pass(self, program: Program, name: str, *, trace_positions: bool = False,
-                 param_strings: bool = False, provenance: dict | None = None,
-                 **params) -> RunResult:
+                 param_strings: bool = False, timing: bool = False,
+                 provenance: dict | None = None, **params) -> RunResult:
         """Run pass `name` on `program` (in place). Raises RulepassError; on error the program
-        is unchanged. `provenance`: a dict receiving op -> (pass, rule, file, line) of the
-        latest application that matched or created the op (see `driver.run_pass`)."""
+        is unchanged. `trace_positions`: the trace holds the ops' positions (else -1);
+        `timing`: the stats hold each rule's matching time (else 0); `provenance`: a dict
+        receiving op -> (pass, rule, file, line) of the latest application that matched or
+        created the op (see `driver.run_pass`)."""
         cpass = self.find_pass(name)
         resolved = self.resolve_params(cpass, params, param_strings)
-        driver = run_pass(program, cpass, resolved, trace_positions, self.compiled,
+        driver = run_pass(program, cpass, resolved, trace_positions, self.compiled, timing,
                           provenance)
         return RunResult(program, tuple(driver.trace), driver.stats)
 
@@ -175,7 +177,8 @@ class RuleSet:
         return steps
 
     def run_pipeline(self, program: Program, name: str, *, trace_positions: bool = False,
-                     param_strings: bool = False, **params) -> RunResult:
+                     param_strings: bool = False, timing: bool = False,
+                     **params) -> RunResult:
         """Run pipeline `name` on `program` (in place); all params are checked before the first
         pass runs, and if any pass fails the program is left as it was before the pipeline."""
         steps = self.pipeline_steps(name, params, param_strings)
@@ -183,7 +186,8 @@ class RuleSet:
         stats = PassStats()
         with program.transaction():
             for cpass, resolved in steps:
-                driver = run_pass(program, cpass, resolved, trace_positions, self.compiled)
+                driver = run_pass(program, cpass, resolved, trace_positions, self.compiled,
+                                  timing)
                 trace.extend(driver.trace)
                 stats.merge(driver.stats)
         return RunResult(program, tuple(trace), stats)

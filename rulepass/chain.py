@@ -99,6 +99,8 @@ class ChainState:
     backward: object = None
     schedule: str = ""
     provenance: dict | None = None
+    #: whether rule passes trace the positions of the ops they match (``run --out`` writes them)
+    trace_positions: bool = False
 
 
 @attrs.frozen
@@ -116,6 +118,7 @@ def rule_pass(name: str, **params: Callable) -> Callable:
 
     def run(state: ChainState):
         result = state.rules.run_pass(state.program, name, provenance=state.provenance,
+                                      trace_positions=state.trace_positions,
                                       **{k: f(state) for k, f in params.items()})
         return result.trace
 
@@ -238,20 +241,22 @@ def chain_with(rules: RuleSet, extra=(), skip=()) -> list:
 def compile_rank(forward: Program, rules: RuleSet, rank: int, *, pp: int = 1, vpp: int = 1,
                  seg_method: str = "", micro_batches: int = 1, optimizer: str = "sgd",
                  grads=None, schedule: str = "", extra=(), track: bool = False,
-                 skip=(), after_step=None) -> CompiledRank:
+                 skip=(), after_step=None, trace_positions: bool = False) -> CompiledRank:
     """Rewrite a copy of ``forward`` into ``rank``'s dense program (``forward`` is unchanged),
     then check it with the dense verifier. ``schedule``: the pipeline schedule the program will
     run under (ZBH1 and ZBVPP add the split_backward step); ``extra``: (user pass, after step)
     pairs; ``track``: record origins, placements and provenance (see the module docstring);
     ``skip``: steps not to run (see :func:`chain_with`); ``after_step(name, program)``, when
     given, sees the program after every step that ran (``rulepass run --print-ir-after-all /
-    --dump-dir``).
+    --dump-dir``); ``trace_positions``: the rule passes' traces carry the positions of the ops
+    each application matched and left (else -1).
 
     Raises the engine's errors (naming the pass, rule and op) when a step fails.
     """
     state = ChainState(forward.clone(), rules, rank, pp, vpp, seg_method, micro_batches,
                        optimizer, grads if grads is not None else load_grad_definitions(),
-                       schedule=schedule, provenance={} if track else None)
+                       schedule=schedule, provenance={} if track else None,
+                       trace_positions=trace_positions)
     records: list[StepRecord] = []
     tracked: dict = {}
     with _collector_paused():

@@ -3,6 +3,7 @@ rewrites (the decoys never fire, the second run on the fixpoint rewrites nothing
 printed, and the xDSL and tinygrad ports reach the same program as the engine (when installed)."""
 
 import importlib.util
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -29,6 +30,27 @@ def test_engine_benchmark_tiny_prints_its_table():
            "erase_unused, grad_takes_forward_chunk, tag_local_region, tanh_gelu)" in out
     assert "µs/op with 50 rules and no match" in out
     if YARDSTICKS:
-        assert "xDSL PatternRewriteWalker (same result" in out
-        assert "tinygrad graph_rewrite (same result" in out
-        assert "xDSL's rewrites/s" in out and "tinygrad's rewrites/s" in out
+        for rules in (6, 50):
+            assert f"xDSL PatternRewriteWalker, {rules} rules (same result" in out
+            assert f"tinygrad graph_rewrite, {rules} rules (same result" in out
+            assert f"xDSL's rewrites/s with {rules} rules each" in out
+            assert f"tinygrad's rewrites/s with {rules} rules each" in out
+
+
+def test_engine_benchmark_json_rows(tmp_path):
+    out = tmp_path / "engine.json"
+    cmd = [sys.executable, str(BENCH), "--tiny", "--repeat", "1", "--json", str(out)]
+    if not YARDSTICKS:
+        cmd.append("--no-yardsticks")
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = json.loads(out.read_text())["rows"]
+    runs = [row["run"] for row in rows]
+    expected = ["engine 6 rules", "engine 50 rules", "engine 50 rules no match"]
+    if YARDSTICKS:
+        expected += ["xDSL 6 rules", "xDSL 50 rules", "tinygrad 6 rules", "tinygrad 50 rules"]
+    assert runs == expected
+    for row in rows:
+        assert set(row) == {"size", "run", "engine_s", "us_per_op", "rewrites", "rewrites_per_s"}
+        assert row["engine_s"] > 0 and row["size"] > 900
+    assert rows[0]["rewrites"] == 432 and rows[2]["rewrites"] == 0

@@ -81,6 +81,28 @@ def test_trace_output_and_explain(files):
     assert line["pass"] == "fold_unit_scale" and line["rule"] == "unit_scale"
     assert line["line"] == 3 and line["before"][-1]["name"] == "pd_op.scale"
     assert "op 3 (pd_op.relu)" in r.stderr
+    # spec cli.md: the anchor's position before the application; the scale was op 2
+    assert line["position"] == 2 == line["before"][-1]["position"]
+    assert [item["position"] for item in line["before"]] == [1, 2]
+    assert line["after"] == [{"position": 1, "name": "pd_op.full"}]  # the scale is gone
+
+
+def test_trace_files_are_named_relative_to_the_project_or_as_given(files, monkeypatch):
+    monkeypatch.chdir(files)
+    r = rulepass("rewrite", "p.pir", "--pass", "fold_unit_scale", "--rules", "mine.rw",
+                 "--trace", "t.jsonl", "-o", "out.pir")
+    assert r.returncode == 0, r.stderr
+    assert json.loads((files / "t.jsonl").read_text())["file"] == "mine.rw"
+    pipeline = files / "pipe.jsonl"
+    r = rulepass("rewrite", str(CORPUS / "pp2_vpp2" / "rank0" / "11_before_dist2dense.pir"),
+                 "--pass", "dist_to_dense", "-p", "rank=0", "--trace", str(pipeline),
+                 "-o", str(files / "dense.pir"))
+    assert r.returncode == 0, r.stderr
+    entries = [json.loads(line) for line in pipeline.read_text().splitlines()]
+    assert entries and all(e["file"] == "rules/dist_to_dense.rw" for e in entries)
+    # value rules (retyping kwargs) have no anchor op: their position is null
+    assert all(e["position"] >= 0 if e["before"] else e["position"] is None for e in entries)
+    assert any(e["before"] for e in entries)
 
 
 @pytest.mark.parametrize("args, code, message", [

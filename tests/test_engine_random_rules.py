@@ -40,3 +40,23 @@ def test_a_pass_that_erases_the_last_op_ends_cleanly():
                             "rewrite { replace o with x  erase o } } }\n", "p.rw")
     result = rules.run_pass(program, "p")
     assert len(result.trace) == 1 and program.num_ops() == 0
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(program=programs(max_ops=10, regions=False), text=rule_sets())
+def test_dispatch_functions_do_what_the_matching_loop_does(program, text):
+    """Each op name's generated dispatch function (codegen/dispatch.py) against the matcher's
+    loop (run when per-rule time is asked for): the same program, trace, errors and counts."""
+    rules = load_rules_text(text, "random.rw")
+    outcomes = []
+    for timing in (False, True):
+        copy = program.clone()
+        try:
+            result = rules.run_pass(copy, "random_pass", timing=timing)
+        except RulepassError as error:
+            outcomes.append(("error", str(error), print_program(copy)))
+            continue
+        counts = sorted((key, r.tried, r.matched, r.applied)
+                        for key, r in result.stats.rules.items())
+        outcomes.append((print_program(copy), [a.json() for a in result.trace], counts))
+    assert outcomes[0] == outcomes[1]

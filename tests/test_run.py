@@ -63,7 +63,13 @@ def test_cli_run_prints_the_tables_and_writes_outputs(tmp_path):
     assert "{\n" in (out / "rank0.pir").read_text()
     assert (out / "rank1.pir").exists()
     trace = [json.loads(line) for line in (out / "trace.jsonl").read_text().splitlines()]
-    assert {"pass", "rule", "file", "line", "before", "after", "rank"} <= set(trace[0])
+    assert {"pass", "rule", "file", "line", "position", "before", "after", "rank"} <= set(trace[0])
+    # real positions (spec cli.md --trace), installed rule files named relative to the project
+    anchored = [entry for entry in trace if entry["before"]]
+    assert anchored and all(entry["position"] == entry["before"][-1]["position"] >= 0
+                            for entry in anchored)
+    assert all(item["position"] >= 0 for entry in trace for item in entry["after"])
+    assert all(entry["file"].startswith("rules/") for entry in trace)
     timeline = json.loads((out / "timeline_rank0.json").read_text())
     assert timeline["traceEvents"]
     summary = json.loads((out / "summary.json").read_text())

@@ -9,7 +9,10 @@ exact use list.
 Every mutation goes through the small API below (``Block.insert_before``, ``Block.append``,
 ``Operation.erase``, ``Operation.set_operand``, ``Value.replace_all_uses_with``,
 ``Operation.set_attr`` / ``unset_attr``, ``Operation.set_dist_attr``, ``Value.set_type``) so that
-:meth:`Program.transaction` can undo a failed pass exactly.
+:meth:`Program.transaction` can undo a failed pass exactly, and so that each mutation is reported
+once to the program's :class:`Observer` (:meth:`Program.observe`), the way MLIR's
+``RewriterBase::Listener`` (``notifyOperationInserted``/``notifyOperationErased``/
+``notifyOperationModified``) and xDSL's ``PatternRewriterListener`` feed a rewrite driver.
 
 Ops of a block form a doubly linked list with integer order keys, so "is a before b" is O(1) and
 inserting or erasing is O(1) amortised (keys are renumbered when a gap closes).
@@ -21,6 +24,7 @@ from __future__ import annotations
 import contextlib
 from typing import Iterator
 
+from rulepass.engine.ir.observer import Journaled, Observer
 from rulepass.engine.ir.types import NULL_TYPE, OperationDistAttr
 
 #: "No attribute" (distinct from any value an attribute may hold).
@@ -97,7 +101,7 @@ class Value:
         self.type = t
         prog = self._program()
         if prog is not None:
-            prog._record(lambda: setattr(self, "type", old))
+            prog._changed(lambda: setattr(self, "type", old), "value_retyped", self)
 
     def _program(self) -> "Program | None":
         if self.owner is not None:
@@ -191,7 +195,8 @@ class Operation:
         self._set_operand_raw(i, v)
         prog = self.program
         if prog is not None:
-            prog._record(lambda: self._set_operand_raw(i, old))
+            prog._changed(lambda: self._set_operand_raw(i, old), "operand_set", self, i,
+                          old)
 
     def _set_operand_raw(self, i: int, v: Value | None) -> None:
         old_use = self._operand_uses[i]
@@ -231,10 +236,9 @@ class Operation:
         self.attributes[key] = value
         prog = self.program
         if prog is not None:
-            if old is _MISSING:
-                prog._record(lambda: self.attributes.pop(key, None))
-            else:
-                prog._record(lambda: self.attributes.__setitem__(key, old))
+            prog._changed((lambda: self.attributes.pop(key, None)) if old is _MISSING else
+                          (lambda: self.attributes.__setitem__(key, old)),
+                          "attribute_set", self, key)
 
     def unset_attr(self, key: str) -> None:
         """Remove attribute ``key`` if present; journaled."""
@@ -243,7 +247,8 @@ class Operation:
         old = self.attributes.pop(key)
         prog = self.program
         if prog is not None:
-            prog._record(lambda: self.attributes.__setitem__(key, old))
+            prog._changed(lambda: self.attributes.__setitem__(key, old), "attribute_set",
+                          self, key)
 
     def set_dist_attr(self, dist_attr: OperationDistAttr | None) -> None:
         """Replace the op dist attribute (``None`` removes it); journaled."""
@@ -253,7 +258,8 @@ class Operation:
         self.dist_attr = dist_attr
         prog = self.program
         if prog is not None:
-            prog._record(lambda: setattr(self, "dist_attr", old))
+            prog._changed(lambda: setattr(self, "dist_attr", old), "attribute_set", self,
+                          "op_dist_attr")
 
     @property
     def op_role(self) -> int:
@@ -287,6 +293,9 @@ class Operation:
 
     def position_key(self) -> tuple:
         """A key ordering ops in program (printed) order across nested blocks."""
+        block = self.block
+        if block is None or block.parent_op is None:
+            return (self._order,)  # a top-level op (most of them): no walk up
         key = []
         op = self
         while op is not None:
@@ -452,12 +461,21 @@ class Block:
             self._renumber()
         # An op relinked by an undo got its operand uses dropped when it was unlinked.
         op._restore_operand_uses()
-        if record:
-            prog = self.program
-            if prog is not None:
+        prog = self.program
+        if prog is not None:
+            prog.structure_version += 1
+            if record:
                 prog._record(lambda: self._unlink(op, record=False))
+            # undos are reported too: an inner transaction may fail while an observer listens
+            if prog.observer is not None:
+                prog.observer.op_inserted(op)
 
     def _unlink(self, op: Operation, record: bool = True) -> None:
+        prog = self.program
+        if prog is not None:
+            prog.structure_version += 1
+            if prog.observer is not None:
+                prog.observer.op_erased(op)
         prev, nxt = op._prev, op._next
         if prev is None:
             self._first = nxt
@@ -471,10 +489,8 @@ class Block:
         op._drop_operand_uses()
         op.block = None
         op._prev = op._next = None
-        if record:
-            prog = self.program
-            if prog is not None:
-                prog._record(lambda: self._link(op, prev, nxt, record=False))
+        if record and prog is not None:
+            prog._record(lambda: self._link(op, prev, nxt, record=False))
 
     def _renumber(self) -> None:
         k = 0
@@ -485,11 +501,14 @@ class Block:
             op = op._next
 
 
-class Program:
+class Program(Journaled):
     """A whole program: the top ``block``, the ``kwargs`` (values printed under ``^kw:``) and the
     ``process_groups`` table ring_id → tuple of global ranks (our header; empty when unknown).
 
-    Mutations of its ops and values are journaled while a :meth:`transaction` is open.
+    Mutations of its ops and values are journaled while a :meth:`transaction` is open, and
+    reported to ``observer`` (an :class:`Observer`, or None) when one is installed
+    (:meth:`observe`). ``structure_version`` counts ops linked and unlinked, so a cache of
+    positions knows when it is stale (attribute and operand changes leave it alone).
     """
 
     def __init__(self, block: Block | None = None, kwargs=None, process_groups=None):
@@ -500,31 +519,19 @@ class Program:
             kw._kw_program = self
         self.process_groups: dict[int, tuple[int, ...]] = dict(process_groups or {})
         self._journal: list | None = None
-
-    def _record(self, undo) -> None:
-        if self._journal is not None:
-            self._journal.append(undo)
+        self.observer: Observer | None = None
+        self.structure_version = 0
 
     @contextlib.contextmanager
-    def transaction(self):
-        """Run a block of mutations; if it raises, undo them all and re-raise, so the program is
-        exactly as it was. Transactions nest (an inner failure undoes only its own changes)."""
-        outer = self._journal
-        self._journal = []
+    def observe(self, observer: Observer):
+        """Report every mutation to ``observer`` while the ``with`` block runs (then the observer
+        installed before, if any, is back)."""
+        outer = self.observer
+        self.observer = observer
         try:
-            yield self
-        except BaseException:
-            journal = self._journal
-            self._journal = None
-            for undo in reversed(journal):
-                undo()
-            self._journal = outer
-            raise
-        else:
-            journal = self._journal
-            self._journal = outer
-            if outer is not None:
-                outer.extend(journal)
+            yield observer
+        finally:
+            self.observer = outer
 
     def walk(self) -> Iterator[Operation]:
         """Every op in printed order, nested blocks included (no recursion)."""

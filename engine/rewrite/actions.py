@@ -1,8 +1,8 @@
 """Carry out a rule's `rewrite` block on a match, through the IR's mutation API only.
 
-`Rewriter(match, ctx).run()` applies the actions in order and reports whether anything changed
-and which ops were touched (created, changed, erased, or reading a replaced value), so the driver
-can reject no-op applications and revisit only what changed. Errors are `RewriteError`s naming
+`Rewriter(match, ctx).run()` applies the actions in order. What they change the IR reports itself,
+once per mutation, to the observer the driver installs (`rewrite/changes.py`): that is how the
+driver rejects no-op applications and revisits only what changed; nothing here keeps account. Errors are `RewriteError`s naming
 the rule and the action's file:line.
 """
 
@@ -65,34 +65,10 @@ def as_type(value, span):
     raise EvalError(f"expected a type, got {describe(value)}", span)
 
 
-class Outcome:
-    """What an application did: `changed`; the ops `touched` (to revisit: changed ones and the
-    neighbours of erased ones); the ops `reindex`ed (created, erased, attributes changed); the
-    ops `created`. (A plain slotted class: one is made per application.)"""
-
-    __slots__ = ("changed", "touched", "reindex", "created")
-
-    def __init__(self):
-        self.changed = False
-        self.touched: dict = {}
-        self.reindex: dict = {}
-        self.created: list = []
-
-    def touch(self, op) -> None:
-        """Remember `op` as touched."""
-        if op is not None:
-            self.touched[op] = None
-
-    def modified(self, op) -> None:
-        """Remember `op` as touched and changed (its index entries may be stale)."""
-        self.touched[op] = None
-        self.reindex[op] = None
-
-
 class Rewriter:
     """Applies one match's rewrite actions."""
 
-    __slots__ = ("match", "rule", "ctx", "pass_name", "outcome", "anchor", "compiled")
+    __slots__ = ("match", "rule", "ctx", "pass_name", "anchor", "compiled")
 
     def __init__(self, match: Match, ctx: Context, pass_name: str, compiled: bool = True):
         self.compiled = compiled  # run a rewrite block as its generated function (else walk it)
@@ -100,7 +76,6 @@ class Rewriter:
         self.rule = match.rule
         self.ctx = ctx
         self.pass_name = pass_name
-        self.outcome = Outcome()
         ops = match.ops
         self.anchor = ops[-1] if ops else None  # Match.anchor: the latest matched op
 
@@ -113,7 +88,7 @@ class Rewriter:
                             rule=self.rule.name, pass_name=self.pass_name)
 
     def run(self) -> Outcome:
-        """Apply every action; returns the outcome. Raises RewriteError."""
+        """Apply every action. Raises RewriteError."""
         rewrite = self.rule.decl.rewrite
         function = compiled_rewrite(rewrite) if self.compiled else None
         try:
@@ -125,7 +100,6 @@ class Rewriter:
             raise self.error(error.message, error.span) from None
         except ValueError as error:  # the IR refusing a mutation (such as an op still used)
             raise self.error(str(error), None) from None
-        return self.outcome
 
     def eval(self, expr, env):
         """Evaluate an expression of the rewrite."""
@@ -194,9 +168,6 @@ class Rewriter:
                 anchor.block.insert_before(anchor, op)
         if self.ctx.functions is not None:
             self.ctx.functions.note_created(op)
-        self.outcome.changed = True
-        self.outcome.created.append(op)
-        self.outcome.modified(op)
         return op
 
     def do_ReplaceAction(self, action: A.ReplaceAction, env: dict) -> None:
@@ -227,8 +198,6 @@ class Rewriter:
                     continue
                 if use.op is not new.owner or new.owner is None:
                     use.op.set_operand(use.index, new)
-                    self.outcome.touch(use.op)
-                    self.outcome.changed = True
 
     def replacement_pairs(self, target, replacement, span) -> list:
         """(old value, new value) pairs for `replace target with replacement`."""
@@ -278,14 +247,7 @@ class Rewriter:
         if len(alive) > 1:
             alive.sort(key=Operation.position_key, reverse=True)
         for op in alive:
-            for value in op.operands:
-                if value is not None and value.owner is not None:
-                    self.outcome.touch(value.owner)
-            self.outcome.touch(op.prev_op)
-            self.outcome.touch(op.next_op)
-            self.outcome.modified(op)
             op.erase()
-            self.outcome.changed = True
 
     def do_SetAction(self, action: A.SetAction, env: dict) -> None:
         """`set o.key = e`, `set o.dist... = e`."""
@@ -304,10 +266,6 @@ class Rewriter:
         old = op.attributes.get(key, _MISSING)
         if old is _MISSING or old != value or type(old) is not type(value):
             op.set_attr(key, value)
-            outcome = self.outcome
-            outcome.changed = True
-            outcome.touched[op] = None
-            outcome.reindex[op] = None
 
     def set_dist(self, op: Operation, names: tuple, value, span) -> None:
         """`set o.dist = d`, `set o.dist.chunk_id = k`, `set o.dist.mesh = m`."""
@@ -328,8 +286,6 @@ class Rewriter:
                 new = attrs.evolve(op.dist_attr, mesh=value)
         if new != op.dist_attr:
             op.set_dist_attr(new)
-            self.outcome.changed = True
-            self.outcome.touch(op)
 
     def do_UnsetAction(self, action: A.UnsetAction, env: dict) -> None:
         """`unset o.key`, `unset o.dist`."""
@@ -342,15 +298,10 @@ class Rewriter:
             if names[1:] == ("chunk_id",):
                 if op.dist_attr is not None and op.dist_attr.chunk_id != -1:
                     op.set_dist_attr(attrs.evolve(op.dist_attr, chunk_id=-1))
-                    self.outcome.changed = True
             elif op.dist_attr is not None:
                 op.set_dist_attr(None)
-                self.outcome.changed = True
         elif names[0] in op.attributes:
             op.unset_attr(names[0])
-            self.outcome.changed = True
-            self.outcome.modified(op)
-        self.outcome.touch(op)
 
     def target_op(self, path: A.FieldPath, env: dict) -> Operation:
         """The op a `set`/`unset` path starts from."""
@@ -377,14 +328,7 @@ class Rewriter:
                                                                             action.type.span)
         old = value.type
         if old is not new and old != new:
-            value.set_type(new)  # journaled, kwargs included
-            outcome = self.outcome
-            outcome.changed = True
-            touched = outcome.touched
-            if value.owner is not None:
-                touched[value.owner] = None
-            for use in value._uses:  # the readers (the driver orders what it revisits)
-                touched[use.op] = None
+            value.set_type(new)  # journaled, kwargs included; reported to the observer
 
     def do_ForAction(self, action: A.ForAction, env: dict) -> None:
         """`for x in xs [where e] { ... }` over a snapshot of the list."""

@@ -17,7 +17,7 @@ from rulepass.engine.errors import RuleCompileError
 from rulepass.engine.files import read_text
 from rulepass.engine.lang.check import check_pass, check_value_type, constant  # noqa: F401
 from rulepass.engine.rewrite.functions import arity
-from rulepass.engine.lang.parse import parse_rules
+from rulepass.engine.lang.cache import parse_rules_cached
 
 
 class Sources:
@@ -177,7 +177,7 @@ def load_modules(paths, sources: Sources) -> list[A.Module]:
             raise sources.error(where, f"included file {path} does not exist")
         text = read_text(path, "rule file")
         sources.add(str(path), text)
-        module = parse_rules(text, str(path))
+        module = parse_rules_cached(text, str(path))
         modules.append(module)
         includes = [(path.parent / inc.path, inc.span) for inc in module.of(A.IncludeDecl)]
         pending.extend(reversed(includes))

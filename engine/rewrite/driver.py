@@ -30,6 +30,7 @@ from rulepass.engine.pir.printer import print_op, print_program
 from rulepass.engine.lang.check import children
 from rulepass.engine.rewrite.compiled import CompiledPass
 from rulepass.engine.rewrite.functions import REGISTRY, FunctionCalls
+from rulepass.engine.rewrite.changes import Changes, PositionLog
 from rulepass.engine.rewrite.trace import Application, PassStats
 
 #: Applications allowed per op of the program (plus a constant for tiny programs).
@@ -39,9 +40,25 @@ BUDGET_BASE = 1000
 STATE_WINDOW = 64
 
 
+#: id(pass) -> (pass, its registered calls): a pass's rules are walked once, not at every run
+_CALLS: dict[int, tuple] = {}
+
+
 def registered_calls(cpass: CompiledPass) -> list:
     """The calls of registered functions in a pass's rules (`where`, rewrite actions and
-    pattern attribute values), each call node once."""
+    pattern attribute values), each call node once (found once per pass: memoised)."""
+    found = _CALLS.get(id(cpass))
+    if found is None or found[0] is not cpass:
+        if len(_CALLS) > 10_000:
+            _CALLS.clear()
+        found = _CALLS[id(cpass)] = (cpass, find_calls(cpass))
+    # the registry is read now: a function may be registered or dropped between runs
+    return [call for call in found[1] if call.func in REGISTRY]
+
+
+def find_calls(cpass: CompiledPass) -> list:
+    """The calls of named functions in a pass's rules, each call node once (a walk of the
+    rules' ASTs)."""
     calls: dict = {}
     stack = []
     for rule in cpass.rules:
@@ -53,9 +70,15 @@ def registered_calls(cpass: CompiledPass) -> list:
             for attr in node.attrs:
                 if hasattr(attr.value, "value"):
                     stack.append(attr.value.value)
+    # Each node once: a list's items are both `items` and `children` of it, and without this
+    # nested lists were pushed 2^depth times.
+    seen: set[int] = set()
     while stack:
         node = stack.pop()
-        if isinstance(getattr(node, "func", None), str) and node.func in REGISTRY:
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(getattr(node, "func", None), str):
             calls[id(node)] = node
         for name in ("operands", "types", "items", "body"):
             value = getattr(node, name, None)
@@ -101,12 +124,17 @@ class Driver:
     """One run of one pass over one program."""
 
     def __init__(self, program: Program, cpass: CompiledPass, params: dict,
-                 trace_positions: bool = False, compiled: bool = True):
+                 trace_positions: bool = False, compiled: bool = True, timing: bool = False):
         self.compiled = compiled
         self.program = program
         self.cpass = cpass
         self.params = params
         self.trace_positions = trace_positions
+        # what the IR reports while the pass runs; positions are answered at the end
+        self.position_log = PositionLog(program) if trace_positions else None
+        self.changes = Changes(self.position_log)
+        # (application, positions before, positions after) to fill in when the pass ends
+        self.asked: list = []
         self.stats = PassStats()
         self.trace: list[Application] = []
         self.ctx = Context(program, params)
@@ -116,6 +144,7 @@ class Driver:
                      for attr in node.attrs if hasattr(attr.value, "name")}
         self.index = ProgramIndex(program, join_keys)
         self.matcher = RuleMatcher(cpass, self.ctx, self.index, compiled)
+        self.matcher.timing = timing
         self.size = max(1, self.index_size())
         self.budget = BUDGET_PER_OP * self.size + BUDGET_BASE
         self.state_checks = (min(2 * self.size + 32, self.budget // 2), self.budget // 2)
@@ -138,14 +167,21 @@ class Driver:
     def run(self) -> None:
         """Run the pass with its strategy; raises RewriteError."""
         try:
-            if self.cpass.strategy == "fixpoint":
-                self.fixpoint()
-            else:
-                self.sweep(reverse=self.cpass.strategy == "sweep_reverse")
+            with self.program.observe(self.changes):
+                if self.cpass.strategy == "fixpoint":
+                    self.fixpoint()
+                else:
+                    self.sweep(reverse=self.cpass.strategy == "sweep_reverse")
         except EvalError as error:
             span = error.span
             raise RewriteError(error.message, span.file if span else None,
                                span.line if span else None, pass_name=self.cpass.name) from None
+        if self.position_log is not None:
+            self.position_log.resolve()
+            for application, before, after in self.asked:
+                application.before = tuple(zip(before, (n for _, n in application.before)))
+                application.after = tuple(zip(after, (n for _, n in application.after)))
+                application.position = before[-1] if before else None
 
     def items(self) -> list:
         """Everything a full round visits: every op in program order, then (for value rules)
@@ -164,6 +200,9 @@ class Driver:
         queue = collections.deque(self.items())
         queued = dict.fromkeys(queue)
         dirty = False
+        # the loop runs once per op and round: its names are locals
+        program, first_at, stats, popleft = self.program, self.matcher.first_at, self.stats, \
+            queue.popleft
         while True:
             if not queue:
                 if not dirty:
@@ -172,16 +211,19 @@ class Driver:
                 queue.extend(self.items())
                 queued = dict.fromkeys(queue)
                 continue  # the confirming round may be empty: the program lost its last op
-            item = queue.popleft()
-            queued.pop(item, None)
-            if isinstance(item, Operation) and not alive(item, self.program):
-                continue
-            found = self.matcher.first_at(item, self.stats)
+            item = popleft()
+            del queued[item]
+            is_op = type(item) is Operation
+            if is_op:
+                block = item.block  # alive(), inline
+                if block is None or block.program is not program:
+                    continue
+            found = first_at(item, stats)
             if found is None:
                 continue
             dirty = True
             revisit = self.apply(found)
-            if isinstance(item, Operation):
+            if is_op:
                 revisit.append(item)
             for other in revisit:
                 if other not in queued:
@@ -205,13 +247,6 @@ class Driver:
                 self.apply(found, revisit=False)
 
     # ---- one application --------------------------------------------------------------------
-    def positions(self, ops) -> tuple:
-        """(position, name) of each op; positions only when tracing them (they cost O(n))."""
-        if not self.trace_positions:
-            return tuple([(-1, op.name) for op in ops])
-        self.ctx.version += 1
-        return tuple((self.ctx.position(op), op.name) for op in ops)
-
     def apply(self, found: Match, revisit: bool = True) -> list:
         """Apply a match; returns the ops to revisit (none when `revisit` is false: a sweep
         visits each op once and does not need them). Raises RewriteError for a no-op, an
@@ -223,12 +258,14 @@ class Driver:
                                                self.stats.rule(rule))
         name, file, line, record = info
         ops = found.ops
-        before = tuple([(-1, op.name) for op in ops]) if not self.trace_positions \
-            else self.positions(ops)
+        before = tuple([(-1, op.name) for op in ops])
+        log = self.position_log
+        asked = log.ask(ops) if log is not None else None
+        changes = self.changes
+        changes.reset()
         self.ctx.functions.before_change()
-        outcome = Rewriter(found, self.ctx, self.pass_name, self.compiled).run()
-        self.ctx.version += 1
-        if not outcome.changed:
+        Rewriter(found, self.ctx, self.pass_name, self.compiled).run()
+        if not changes.count:
             anchor = found.anchor
             raise RewriteError(
                 f"the application changed nothing (a rule must change the program, or fail); "
@@ -240,49 +277,62 @@ class Driver:
         if revisit:  # a sweep cannot cycle: nothing to name in a "did not converge" error
             self.recent.append((name, ops))
         program = self.program
-        if len(ops) == 1 and not outcome.created and not self.trace_positions:
+        created = changes.created
+        if len(ops) == 1 and not created:
             # the common case: one op matched, nothing made (alive(), inline)
             block = ops[0].block
-            after = before if block is not None and block.program is program else ()
+            after_ops = ops if block is not None and block.program is program else ()
+            after = before if after_ops else ()
         else:
             after_ops = [op for op in ops if alive(op, program)]
-            if outcome.created:
+            if created:
                 after_ops = list({**dict.fromkeys(after_ops), **dict.fromkeys(
-                    op for op in outcome.created if alive(op, program))})
+                    op for op in created if alive(op, program))})
             if len(after_ops) > 1:
                 after_ops.sort(key=Operation.position_key)
-            after = self.positions(after_ops)
-        self.trace.append(Application(self.pass_name, name, file, line, before, after))
+            after = tuple([(-1, op.name) for op in after_ops])
+        application = Application(self.pass_name, name, file, line, before, after)
+        self.trace.append(application)
+        if log is not None:
+            self.asked.append((application, asked, log.ask(after_ops)))
         if self.provenance is not None:
             mark = (self.pass_name, name, file, line)
             for op in ops:
                 self.provenance[op] = mark
-            for op in outcome.created:
+            for op in created:
                 self.provenance[op] = mark
         refresh = self.index.refresh
-        for op in outcome.reindex:
+        for op in changes.reindex:
             refresh(op, op.block is not None and op.block.program is program)
         if not revisit:
             if self.applied > self.budget or self.applied >= self.state_checks[0]:
                 self.check_progress()
             return []
+        value_rules = bool(self.matcher.value_rules)
         pending: dict = {}
-        for op in outcome.touched:
-            if not alive(op, self.program):
-                continue
+        for op in changes.touched:
+            block = op.block
+            if block is None or block.program is not program:
+                continue  # erased (alive(), inline)
             pending[op] = None
             for value in op.operands:
                 if value is not None:
-                    pending[value.owner if value.owner is not None else value] = None
+                    owner = value.owner
+                    if owner is not None:
+                        pending[owner] = None
+                    elif value_rules:
+                        pending[value] = None  # a kwarg or block argument
             for result in op.results:
                 for use in result.uses:
                     pending[use.op] = None
-            for neighbour in (op.prev_op, op.next_op, op.block.parent_op):
+            for neighbour in (op.prev_op, op.next_op, block.parent_op):
                 if neighbour is not None:
                     pending[neighbour] = None
-        if not self.matcher.value_rules:
-            pending = {k: None for k in pending if isinstance(k, Operation)}
         self.check_progress()
+        if not value_rules:
+            ordered = list(pending)
+            ordered.sort(key=Operation.position_key)
+            return ordered
         ordered = [k for k in pending if isinstance(k, Operation)]
         ordered.sort(key=Operation.position_key)
         return ordered + [k for k in pending if isinstance(k, Value)]
@@ -322,26 +372,27 @@ class Driver:
         """`op 3 (pd_op.scale)` for an op still in the program, else its name."""
         if not alive(op, self.program):
             return f"{op.name} (erased)"
-        self.ctx.version += 1
         return f"op {self.ctx.position(op)} ({op.name})"
 
 
 def run_pass(program: Program, cpass: CompiledPass, params: dict,
              trace_positions: bool = False, compiled: bool = True,
-             provenance: dict | None = None) -> Driver:
+             timing: bool = False, provenance: dict | None = None) -> Driver:
     """Run one pass on `program` in place, inside a transaction (on error the program is
     restored exactly and the error re-raised). Returns the driver, holding `trace` and `stats`.
     `params` must already be checked and complete (see `api.resolve_params`). `compiled`: run the
     generated matcher and rewrite functions (False: the tree walks they are checked against).
-    `provenance`: a dict that receives op -> (pass, rule, file, line) for every op an application
-    matched or created (the latest application wins; erased ops stay in it)."""
+    `timing`: add each attempt's time to its rule's `seconds` (else they stay 0: the clock is
+    read only when asked). `provenance`: a dict that receives op -> (pass, rule, file, line) for
+    every op an application matched or created (the latest application wins; erased ops stay
+    in it)."""
     # The undo journal holds a closure per change; the cyclic garbage collector would walk that
     # growing heap again and again (quadratic on long passes), and nothing here needs it.
     collecting = gc.isenabled()
     gc.disable()
     try:
         with program.transaction():
-            driver = Driver(program, cpass, params, trace_positions, compiled)
+            driver = Driver(program, cpass, params, trace_positions, compiled, timing)
             driver.provenance = provenance
             driver.run()
     finally:

@@ -60,21 +60,23 @@ def as_value(x, span=None):
 
 class Context:
     """What expressions read besides their variables: the program, the pass's params, the cache of
-    printed positions (`version` changes whenever the program does) and registered functions."""
+    printed positions and registered functions."""
 
     def __init__(self, program, params: dict, functions=None):
         self.program = program
         self.params = params
         self.functions = functions
-        self.version = 0
         self._positions: dict | None = None
         self._positions_version = -1
 
     def position(self, op: Operation) -> int:
-        """0-based position of `op` in printed order (nested ops counted); rebuilt lazily."""
-        if self._positions is None or self._positions_version != self.version:
+        """0-based position of `op` in printed order (nested ops counted). The map is rebuilt
+        only after ops were inserted or erased (`Program.structure_version`), not after
+        attribute or operand changes."""
+        version = self.program.structure_version
+        if self._positions is None or self._positions_version != version:
             self._positions = {id(o): i for i, o in enumerate(self.program.walk())}
-            self._positions_version = self.version
+            self._positions_version = version
         return self._positions.get(id(op), -1)
 
 

@@ -1,6 +1,11 @@
 """The index the matcher finds ops through: ops by name, and by (attribute key, value) for the
 attribute keys rules join on (`f = * {op_id: k}` with `g = * {grad_of: k}`). The driver keeps it
 current after each rewrite; lookups return ops in program order, so matching is deterministic.
+
+Each part is built when first asked for — the ops by name at the first `named`, the ops by one
+attribute key at the first `lookup` of that key — with one pass over the program, and from then
+on kept current by `refresh`: a pass that never asks pays nothing, and one that joins on `op_id`
+pays for `op_id` alone.
 """
 
 from __future__ import annotations
@@ -22,122 +27,134 @@ def hashable(value):
     return value
 
 
+_UNFILED = object()
+
+
 class ProgramIndex:
-    """Ops by name, and by (attribute key, value) for the keys rules join on. Kept current by
-    `refresh` after each rewrite; lists come back in program order (shared: callers must not
-    change them). Built at the first `lookup` or `named`: a pass whose rules never ask (one
-    pattern each, rooted at the op visited) pays nothing for it."""
+    """Ops by name, and by (attribute key, value) for the keys rules join on (`join_keys`). Kept
+    current by `refresh` after each rewrite; lists come back in program order (shared: callers
+    must not change them)."""
 
     def __init__(self, program, join_keys):
         self.program = program
         self.join_keys = tuple(sorted(join_keys))
-        self.buckets: dict[tuple, dict] = {}
-        self.filed: dict[Operation, tuple] = {}
+        #: op name -> ops (dict as an ordered set), once `named` was asked
+        self.by_name: dict[str, dict] | None = None
+        #: attribute key -> (hashable value -> ops), for each key `lookup` was asked about
+        self.by_attr: dict[str, dict] = {}
+        #: attribute key -> op -> the hashable value it is filed under
+        self.filed: dict[str, dict] = {}
         # Sorted lists handed out, until their bucket changes (the matcher asks again and
         # again for the same key while nothing is filed there).
         self.ordered: dict[tuple, list] = {}
         self.ordered_names: dict[tuple, list] = {}
-        self.built = False
-        # op name -> its keys when it has no join attribute (shared tuples, not one per op)
-        self._name_keys: dict[str, tuple] = {}
 
-    def build(self) -> None:
-        """File every op of the program (once)."""
-        if not self.built:
-            self.built = True
-            for op in self.program.walk():
-                self.file(op)
+    # ---- building ------------------------------------------------------------------------------
+    def build_names(self) -> None:
+        """File every op by name (once)."""
+        by_name: dict[str, dict] = {}
+        for op in self.program.walk():
+            bucket = by_name.get(op.name)
+            if bucket is None:
+                bucket = by_name[op.name] = {}
+            bucket[op] = None
+        self.by_name = by_name
 
-    def keys_of(self, op: Operation) -> tuple:
-        """The index keys `op` is filed under."""
-        keys = self._name_keys.get(op.name)
-        if keys is None:
-            keys = self._name_keys[op.name] = (("name", op.name),)
-        if self.join_keys:
+    def build_attr(self, key: str) -> dict:
+        """File every op holding attribute `key` by its value (once per key)."""
+        buckets: dict = {}
+        filed: dict = {}
+        for op in self.program.walk():
             attributes = op.attributes
-            extra = tuple(("attr", key, hashable(attributes[key])) for key in self.join_keys
-                          if key in attributes)
-            if extra:
-                keys = keys + extra
-        return keys
+            if key in attributes:
+                value = hashable(attributes[key])
+                bucket = buckets.get(value)
+                if bucket is None:
+                    bucket = buckets[value] = {}
+                bucket[op] = None
+                filed[op] = value
+        self.by_attr[key] = buckets
+        self.filed[key] = filed
+        return buckets
 
-    def file(self, op: Operation) -> None:
-        """File `op` alone under its keys."""
-        keys = self.keys_of(op)
-        self.filed[op] = keys
-        caches = self.ordered or self.ordered_names
-        for key in keys:
-            self.buckets.setdefault(key, {})[op] = None
-            if caches:
-                self.changed(key)
-
-    def add(self, op: Operation) -> None:
-        """File `op` (and, for an op with regions, the ops nested in it)."""
-        if not op.regions:
-            self.file(op)
-            return
-        for inner in op.walk():
-            if inner not in self.filed:
-                self.file(inner)
-
-    def remove(self, op: Operation) -> None:
-        """Unfile `op` (not its nested ops)."""
-        for key in self.filed.pop(op, ()):
-            bucket = self.buckets.get(key)
-            if bucket is not None:
-                bucket.pop(op, None)
-                if self.ordered or self.ordered_names:
-                    self.changed(key)
-
-    def changed(self, key: tuple) -> None:
-        """Forget the sorted lists made from bucket `key`."""
-        if self.ordered:
-            self.ordered.pop(key, None)
-        if key[0] == "name" and self.ordered_names:
-            self.ordered_names.clear()
-
+    # ---- keeping current -----------------------------------------------------------------------
     def refresh(self, op: Operation, alive: bool) -> None:
         """Re-file `op` after a change, or drop it (and its nested ops) when erased."""
-        if not self.built:
-            return  # built from the program as it is, when first asked
-        if alive:
-            if not op.regions and self.filed.get(op) == self.keys_of(op):
-                return  # filed under the same keys already (most attribute changes)
-            self.remove(op)
-            self.add(op)
-        elif not op.regions:
-            self.remove(op)
+        if self.by_name is None and not self.by_attr:
+            return  # nothing built yet: built from the program as it is, when first asked
+        if not op.regions:
+            self.file(op, alive)
         else:
             for inner in op.walk():
-                self.remove(inner)
+                self.file(inner, alive)
 
+    def file(self, op: Operation, alive: bool) -> None:
+        """File `op` under its current name and attribute values (`alive`), or unfile it."""
+        by_name = self.by_name
+        if by_name is not None:
+            bucket = by_name.get(op.name)
+            if alive:
+                if bucket is None:
+                    bucket = by_name[op.name] = {}
+                if op not in bucket:
+                    bucket[op] = None
+                    self.ordered_names.clear()
+            elif bucket is not None and op in bucket:
+                del bucket[op]
+                self.ordered_names.clear()
+        for key, buckets in self.by_attr.items():
+            filed = self.filed[key]
+            old = filed.get(op, _UNFILED)
+            attributes = op.attributes
+            new = hashable(attributes[key]) if alive and key in attributes else _UNFILED
+            if old is new or (old is not _UNFILED and new is not _UNFILED and old == new
+                              and type(old) is type(new)):
+                continue  # filed under the same value already (most changes)
+            if old is not _UNFILED:
+                bucket = buckets.get(old)
+                if bucket is not None:
+                    bucket.pop(op, None)
+                self.ordered.pop((key, old), None)
+                del filed[op]
+            if new is not _UNFILED:
+                bucket = buckets.get(new)
+                if bucket is None:
+                    bucket = buckets[new] = {}
+                bucket[op] = None
+                self.ordered.pop((key, new), None)
+                filed[op] = new
+
+    # ---- asking --------------------------------------------------------------------------------
     def lookup(self, key: tuple) -> list[Operation]:
-        """The ops under `key`, in program order."""
-        if not self.built:
-            self.build()
-        found = self.ordered.get(key)
+        """The ops under `key` (`("attr", attribute key, hashable value)` or `("name", name)`),
+        in program order."""
+        if key[0] == "name":
+            return self.named((key[1],))
+        _, attribute, value = key
+        found = self.ordered.get((attribute, value))
         if found is None:
-            bucket = self.buckets.get(key)
+            buckets = self.by_attr.get(attribute)
+            if buckets is None:
+                buckets = self.build_attr(attribute)
+            bucket = buckets.get(value)
             if not bucket:
                 return []
-            found = self.ordered[key] = sorted(bucket, key=Operation.position_key)
+            found = self.ordered[(attribute, value)] = sorted(bucket, key=Operation.position_key)
         return found
 
     def named(self, names) -> list[Operation]:
         """Ops with one of `names` (every op when `names` is None), in program order."""
-        if not self.built:
-            self.build()
         if names is None:
             return list(self.program.walk())
         key = tuple(sorted(names))
         ordered = self.ordered_names.get(key)
         if ordered is None:
-            found = {}
-            for name in names:
-                bucket = self.buckets.get(("name", name))
+            if self.by_name is None:
+                self.build_names()
+            found: dict = {}
+            for name in key:
+                bucket = self.by_name.get(name)
                 if bucket:
                     found.update(bucket)
             ordered = self.ordered_names[key] = sorted(found, key=Operation.position_key)
         return ordered
-
-

@@ -21,7 +21,8 @@ from rulepass.engine.errors import RewriteError
 from rulepass.engine.rewrite.codegen.exprs import compiled
 from rulepass.engine.rewrite.exprs import ABSENT, Context, EvalError, condition_text, equal, show
 from rulepass.engine.ir.core import Operation, Value
-from rulepass.engine.rewrite.plan import Plan, make_plan
+from rulepass.engine.rewrite.plan import Plan, cached_plan
+from rulepass.engine.rewrite.codegen.dispatch import compile_dispatch, distinct_rules
 from rulepass.engine.pir.printer import print_op
 from rulepass.engine.rewrite.compiled import CompiledPass, CompiledRule, PatternNode
 from rulepass.engine.rewrite.index import ProgramIndex, hashable
@@ -45,6 +46,10 @@ class RuleMatcher:
         self.explaining: list | None = None
         self.records_of, self.records = None, {}
         self.entries_by_name: dict[str, list] = {}
+        #: op name -> (dispatch function, records) (`codegen/dispatch.py`)
+        self.dispatchers: dict[str, tuple] = {}
+        #: whether each attempt's time is added to its rule's `seconds` (the loop, not dispatch)
+        self.timing = False
         for rule in cpass.rules:
             refs: dict[int, list] = {}
             by_var = {node.var: node.index for node in rule.nodes}
@@ -82,8 +87,8 @@ class RuleMatcher:
         key = (id(rule), root)
         found = self.plans.get(key)
         if found is None:
-            found = self.plans[key] = make_plan(rule, root, self.backrefs[id(rule)],
-                                                self.index.join_keys)
+            found = self.plans[key] = cached_plan(rule, root, self.backrefs[id(rule)],
+                                                  self.index.join_keys)
         return found
 
     # ---- matching -----------------------------------------------------------------------------
@@ -330,9 +335,17 @@ class RuleMatcher:
     # ---- entry points -------------------------------------------------------------------------
     def first_at(self, item, stats) -> Match | None:
         """The first match of any rule at `item` (an op or a value), trying rules by priority.
-        Outside explain mode (and when `compiled`) a plan's compiled form runs; else `attempt`."""
+        Outside explain mode (and when `compiled`) a plan's compiled form runs, through the
+        op name's dispatch function unless per-rule time is asked for (`timing`); else
+        `attempt`."""
         if stats is not self.records_of:
             self.records_for(stats)
+        if self.compiled and not self.timing and self.explaining is None \
+                and type(item) is Operation:
+            found = self.dispatchers.get(item.name)
+            if found is None:
+                found = self.dispatchers[item.name] = self.dispatcher(item.name)
+            return found[0](item, self.ctx, self.index, found[1])
         if isinstance(item, Value):
             entries, attributes = self.value_entries(), None
         else:
@@ -376,6 +389,18 @@ class RuleMatcher:
                 return found
         return None
 
+    def dispatcher(self, name: str) -> tuple:
+        """(dispatch function, stats records) of the rules tried at op name `name`
+        (`codegen/dispatch.py`)."""
+        pairs = self.rules_for(name)
+        records = []
+        for rule in distinct_rules(pairs):
+            record = self.records.get(id(rule))
+            if record is None:
+                record = self.records[id(rule)] = self.records_of.rule(rule)
+            records.append(record)
+        return compile_dispatch(pairs, self.attempt, self.eval_error), records
+
     def entries(self, pairs) -> list:
         """(rule, root, required attributes, plan) `pairs` with what `first_at` reads of each
         taken out once: (rule, its stats record, required attributes, root, plan, the simple
@@ -403,6 +428,7 @@ class RuleMatcher:
         `first_at` reads it instead of calling `stats.rule`)."""
         self.records_of, self.records = stats, {}
         self.entries_by_name = {}
+        self.dispatchers = {}
         return self.records
 
     def eval_error(self, rule: CompiledRule, error: EvalError, item) -> RewriteError:

@@ -39,6 +39,26 @@ class Plan:
     compiled_match: object = None
 
 
+#: (id(rule), root, join keys) -> (rule, plan): plans are made once per rule set, not per run
+_PLANS: dict[tuple, tuple] = {}
+PLAN_CACHE_LIMIT = 20_000
+
+
+def cached_plan(rule: CompiledRule, root: int | None, backrefs: dict, join_keys) -> Plan:
+    """`make_plan`, memoised by the rule's identity, the root and the join keys (a pass run
+    again — the chain, each rank, each test — compiles nothing again). `backrefs` follows from
+    the rule."""
+    key = (id(rule), root, tuple(sorted(join_keys)))
+    found = _PLANS.get(key)
+    if found is not None and found[0] is rule:
+        return found[1]
+    if len(_PLANS) > PLAN_CACHE_LIMIT:
+        _PLANS.clear()
+    plan = make_plan(rule, root, backrefs, join_keys)
+    _PLANS[key] = (rule, plan)
+    return plan
+
+
 def make_plan(rule: CompiledRule, root: int | None, backrefs: dict, join_keys) -> Plan:
     """How to match `rule` from pattern `root`: the step order (breadth first over connected
     patterns), the `where` terms scheduled after each step, and their compiled forms.

@@ -1,15 +1,21 @@
 """What a pass run records: one trace entry per rule application, and per-rule counts and time.
 
 A trace entry (`Application`) is what `--trace FILE` writes as one JSON line: `pass`, `rule`,
-`file`, `line`, and `before`/`after`, the ops the application matched and left, each as
+`file`, `line`, `position` (the anchor op's position in the program as it stood just before the
+application; null for an application anchored at a value, or when positions were not asked for)
+and `before`/`after`, the ops the application matched and left, each as
 `{"position": k, "name": "pd_op.add"}` (position in printed order, -1 when not computed).
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
+import importlib.resources
 import json
+import os
 import time
+from pathlib import Path
 
 import attrs
 
@@ -98,14 +104,18 @@ class Application:
     line: int
     before: tuple
     after: tuple
+    #: the anchor op's position before the application (the latest matched op), when known
+    position: int | None = None
 
     def as_dict(self) -> dict:
-        """The JSON-ready form (keys `pass`, `rule`, `file`, `line`, `before`, `after`)."""
+        """The JSON-ready form (keys `pass`, `rule`, `file`, `line`, `position`, `before`,
+        `after`)."""
         return {
             "pass": self.pass_name,
             "rule": self.rule,
-            "file": self.file,
+            "file": display_path(self.file),
             "line": self.line,
+            "position": self.position,
             "before": [{"position": p, "name": n} for p, n in self.before],
             "after": [{"position": p, "name": n} for p, n in self.after],
         }
@@ -118,6 +128,25 @@ class Application:
         """`rule at op (position)` for messages."""
         ops = ", ".join(f"{n}@{p}" if p >= 0 else n for p, n in self.before)
         return f"{self.rule} at {ops or 'no op'}"
+
+
+@functools.lru_cache(maxsize=1)
+def _roots() -> tuple:
+    # the project (the folder holding the installed rules/), then the working folder
+    return (Path(str(importlib.resources.files("rulepass.rules"))).parent.resolve(),)
+
+
+def display_path(file: str | None) -> str | None:
+    """`file` as a trace shows it: an installed rule file relative to the project
+    (`rules/sp_fusion.rw`), a user's file relative to the working folder when it is under it,
+    else as it was named."""
+    if file is None or not os.path.isabs(file):
+        return file
+    path = Path(file)
+    for root in _roots() + (Path.cwd(),):
+        if path.is_relative_to(root):
+            return path.relative_to(root).as_posix()
+    return file
 
 
 def write_trace(applications, path) -> None:

@@ -140,9 +140,10 @@ class IRDumps:
             write_text(target, text)
 
 
-def run_steps(rules, program, steps: list, dumps: IRDumps | None = None):
+def run_steps(rules, program, steps: list, dumps: IRDumps | None = None, timing: bool = False):
     """Run ``steps`` (from :func:`plan_steps`) on ``program`` in place, in one transaction: if a
-    pass fails, the program is as it was before the first. Returns a
+    pass fails, the program is as it was before the first. The trace carries positions; with
+    ``timing`` the stats hold each rule's matching time (``--stats``). Returns a
     :class:`~rulepass.engine.api.RunResult` with every step's trace and stats."""
     from rulepass.engine.api import RunResult
     from rulepass.engine.rewrite.driver import run_pass
@@ -151,7 +152,7 @@ def run_steps(rules, program, steps: list, dumps: IRDumps | None = None):
     trace, stats = [], PassStats()
     with program.transaction():
         for cpass, resolved in steps:
-            driver = run_pass(program, cpass, resolved, True, rules.compiled)
+            driver = run_pass(program, cpass, resolved, True, rules.compiled, timing)
             trace.extend(driver.trace)
             stats.merge(driver.stats)
             if dumps is not None and dumps.active:

@@ -1,0 +1,83 @@
+"""Parsed rule files kept between runs: `parse_rules_cached(text, filename)` is `parse_rules`
+with the resulting AST pickled in the user's cache folder, so a command that loads the installed
+`rules/` (every `rulepass rewrite`) does not parse a dozen files with lark again each time — the
+way Python keeps `.pyc` files.
+
+An entry is keyed by the SHA-1 of the file's text, its name (spans hold it), and the source of
+the parser itself (`grammar/rw.lark`, `lang/parse.py`, `lang/nodes.py`, this module), so a
+changed rule or a changed parser is parsed afresh. The folder is `$RULEPASS_CACHE` (an empty
+value turns the cache off), else `$XDG_CACHE_HOME/rulepass`, else `~/.cache/rulepass`; made
+private to the user (0700). Any problem with it — unwritable, a damaged or foreign entry — falls
+back to parsing, silently: the cache only saves time. Syntax errors are never cached.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import os
+import pickle
+import tempfile
+from pathlib import Path
+
+import rulepass.engine.lang.nodes as A
+from rulepass.engine.lang.parse import parse_rules
+
+_HERE = Path(__file__).resolve().parent
+#: what the parse depends on besides the file itself
+_PARSER_SOURCES = (_HERE.parent.parent / "grammar" / "rw.lark", _HERE / "parse.py",
+                   _HERE / "nodes.py", _HERE / "syntax_errors.py", Path(__file__).resolve())
+
+
+@functools.lru_cache(maxsize=1)
+def parser_digest() -> str:
+    """SHA-1 over the parser's sources ("" when one cannot be read: then nothing is cached)."""
+    digest = hashlib.sha1()
+    try:
+        for path in _PARSER_SOURCES:
+            digest.update(path.read_bytes())
+    except OSError:
+        return ""
+    return digest.hexdigest()
+
+
+def cache_folder() -> Path | None:
+    """Where entries go, or None when caching is off."""
+    chosen = os.environ.get("RULEPASS_CACHE")
+    if chosen is not None:
+        return Path(chosen) if chosen else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "rulepass"
+
+
+def parse_rules_cached(text: str, filename: str | None = None) -> A.Module:
+    """`parse_rules(text, filename)`, answered from the cache when it holds this text parsed
+    by this parser. Raises what `parse_rules` raises."""
+    folder = cache_folder()
+    parser = parser_digest()
+    if folder is None or not parser:
+        return parse_rules(text, filename)
+    key = hashlib.sha1(f"{parser}\0{filename}\0".encode() + text.encode()).hexdigest()
+    entry = folder / f"{key}.pickle"
+    try:
+        with open(entry, "rb") as f:
+            module = pickle.load(f)
+        if isinstance(module, A.Module):
+            return module
+    except Exception:  # absent, damaged, or from another version: parse it again
+        pass
+    module = parse_rules(text, filename)
+    temporary = None
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        # write to a temporary file and rename it, so a reader never sees half an entry
+        fd, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(module, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temporary, entry)
+    except (OSError, pickle.PicklingError, RecursionError):
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+    return module

@@ -1,0 +1,211 @@
+"""What the driver hears of the IR's mutations during one rule application (`Changes`, the
+program's `Observer` while a pass runs), and the positions of ops in the program as it stood at
+each application (`PositionLog`), computed once at the end of the pass.
+
+The driver's worklist, the index refresh, the no-op check and the trace all come from these
+reports, not from the actions: whatever changes the program through the IR's mutation API (an
+action, a registered function, an undo of an inner transaction) is seen once, as MLIR's greedy
+driver hears `notifyOperationInserted/Erased/Modified` and xDSL's `PatternRewriteWalker` its
+listener callbacks.
+
+Positions (the `--trace` `position` key: 0-based, printed order, nested ops counted) cost
+O(log n) per op asked and per op inserted or erased, and one walk of the program: the log keeps
+the mutations and the questions in the order they happen; at the end it replays them, first on a
+list of every op that was ever in the program (erased ones kept where they were), which fixes one
+order for all of them, then with a Fenwick tree of which of them are present. A pass that only
+changes attributes answers from the first walk. Nothing is recomputed per application.
+"""
+
+from __future__ import annotations
+
+from rulepass.engine.ir.observer import Observer
+
+#: Log entry kinds.
+_ERASED, _INSERTED, _ASKED = 0, 1, 2
+
+
+class Changes(Observer):
+    """The changes of the current application: `count` (mutations reported), the ops `touched`
+    (to revisit: inserted, erased, changed, reading a new operand or a retyped value, the
+    producers and neighbours of an erased op), the ops to `reindex` (inserted, erased, with an
+    attribute set) and the ops `created`. `reset` starts the next application. Structural
+    changes are also logged in `positions` (a `PositionLog`) when the trace asks for positions."""
+
+    __slots__ = ("count", "touched", "reindex", "created", "positions")
+
+    def __init__(self, positions: "PositionLog | None" = None):
+        self.positions = positions
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the previous application's changes."""
+        self.count = 0
+        self.touched: dict = {}
+        self.reindex: dict = {}
+        self.created: list = []
+
+    def op_inserted(self, op) -> None:
+        self.count += 1
+        self.touched[op] = None
+        self.reindex[op] = None
+        self.created.append(op)
+        if self.positions is not None:
+            self.positions.inserted(op)
+
+    def op_erased(self, op) -> None:
+        self.count += 1
+        touched = self.touched
+        for value in op.operands:
+            if value is not None and value.owner is not None:
+                touched[value.owner] = None
+        for neighbour in (op.prev_op, op.next_op):
+            if neighbour is not None:
+                touched[neighbour] = None
+        touched[op] = None
+        self.reindex[op] = None
+        if self.positions is not None:
+            self.positions.erased(op)
+
+    def operand_set(self, op, index: int, old) -> None:
+        self.count += 1
+        self.touched[op] = None
+
+    def attribute_set(self, op, key: str) -> None:
+        self.count += 1
+        self.touched[op] = None
+        self.reindex[op] = None
+
+    def value_retyped(self, value) -> None:
+        self.count += 1
+        touched = self.touched
+        if value.owner is not None:
+            touched[value.owner] = None
+        for use in value.uses:
+            touched[use.op] = None
+
+
+def last_descendant(op):
+    """The last op of `op`'s subtree in printed order (`op` itself when it nests nothing)."""
+    while op.regions:
+        for region in reversed(op.regions):
+            if region.last is not None:
+                op = region.last
+                break
+        else:
+            break
+    return op
+
+
+def flat_predecessor(op):
+    """The op printed just before `op` (in the program, nested ops counted), or None when `op`
+    is printed first."""
+    prev = op.prev_op
+    if prev is not None:
+        return last_descendant(prev)
+    block = op.block
+    parent = block.parent_op
+    if parent is None:
+        return None
+    regions = parent.regions
+    for region in reversed(regions[:regions.index(block)]):
+        if region.last is not None:
+            return last_descendant(region.last)
+    return parent
+
+
+class PositionLog:
+    """Positions of ops as the program stood when they were asked for, answered at the end.
+
+    `ask(ops)` returns a list that `resolve()` fills with each op's position at the time of the
+    question; `inserted`/`erased` are fed by `Changes`. Cost: one walk of the program when made,
+    O(1) per event and question while the pass runs, O((n + events) log n) in `resolve`."""
+
+    def __init__(self, program):
+        self.initial = list(program.walk())
+        self.log: list = []
+        self.structural = False
+
+    def inserted(self, op) -> None:
+        """`op` (and the ops nested in it) entered the program."""
+        self.structural = True
+        pred = flat_predecessor(op)
+        log = self.log
+        for inner in op.walk():
+            log.append([_INSERTED, inner, pred, 0, 0])
+            pred = inner
+
+    def erased(self, op) -> None:
+        """`op` (and the ops nested in it) is leaving the program."""
+        self.structural = True
+        log = self.log
+        for inner in op.walk():
+            log.append([_ERASED, inner, None, 0, 0])
+
+    def ask(self, ops) -> list:
+        """A list to be filled by `resolve` with the position of each of `ops` now (-1 for an op
+        not in the program)."""
+        answer = [-1] * len(ops)
+        log = self.log
+        for i, op in enumerate(ops):
+            log.append([_ASKED, op, answer, i, 0])
+        return answer
+
+    def resolve(self) -> None:
+        """Fill every list `ask` returned (once, at the end of the pass)."""
+        initial = self.initial
+        log, self.log = self.log, []
+        # incarnations: 1..n are the initial ops; each insertion makes a new one (an op erased
+        # and inserted again is a new incarnation)
+        current = {op: k + 1 for k, op in enumerate(initial)}
+        if not self.structural:
+            for _, op, answer, i, _ in log:
+                answer[i] = current.get(op, 0) - 1
+            return
+        n = len(initial)
+        # the list of every incarnation in printed order: following[k] comes after k, 0 ends it
+        following = list(range(1, n + 1)) + [0]
+        for entry in log:
+            kind, op = entry[0], entry[1]
+            if kind == _INSERTED:
+                # (0, the start, for an op first printed, or one whose predecessor entered
+                # the program unreported)
+                after = current.get(entry[2], 0) if entry[2] is not None else 0
+                new = len(following)
+                following.append(following[after])
+                following[after] = new
+                current[op] = new
+                entry[4] = new
+            elif kind == _ERASED:
+                entry[4] = current.pop(op, -1)
+            else:
+                entry[4] = current.get(op, -1)
+        slot = [0] * len(following)
+        k, rank = following[0], 1
+        while k:
+            slot[k] = rank
+            rank += 1
+            k = following[k]
+        size = rank - 1
+        tree = [0] * (size + 1)  # Fenwick tree: which slots hold an op of the program now
+        for k in range(1, n + 1):
+            tree[slot[k]] = 1
+        for i in range(1, size + 1):  # linear-time build
+            j = i + (i & -i)
+            if j <= size:
+                tree[j] += tree[i]
+        for kind, op, answer, index, inc in log:
+            if inc < 0:
+                continue
+            i = slot[inc]
+            if kind == _ASKED:
+                total = 0
+                i -= 1
+                while i > 0:
+                    total += tree[i]
+                    i -= i & -i
+                answer[index] = total
+            else:
+                delta = 1 if kind == _INSERTED else -1
+                while i <= size:
+                    tree[i] += delta
+                    i += i & -i
