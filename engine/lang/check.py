@@ -122,6 +122,7 @@ CHILDREN = {
     A.Call: lambda node: list(node.args),
     A.ListExpr: lambda node: list(node.items),
     A.Quantifier: lambda node: [node.seq, node.body],
+    A.Conditional: lambda node: [node.cond, node.then, node.orelse],
 }
 
 
@@ -248,8 +249,6 @@ class PassChecker:
                 f"{least} or more" if most is None else f"{least} to {most}")
             raise self.error(call.span, f"{call.func}() takes {want} argument"
                              f"{'' if want == '1' else 's'}, got {count}")
-        if call.func == "has" and not isinstance(call.args[0], (A.Field, A.Subscript)):
-            raise self.error(call.span, "has() takes a field, such as has(o.ring_id)")
 
     def check_actions(self, actions, scope: dict) -> None:
         """Rewrite actions in order; created ops are in scope after their creation."""

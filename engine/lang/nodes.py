@@ -188,7 +188,17 @@ class Negate:
     span: Span
 
 
-Expr = Union[Literal, ListExpr, ParamRef, Var, ResultRef, Field, Subscript, Call, Quantifier,
+@frozen
+class Conditional:
+    """`then if cond else orelse`: only the chosen branch is evaluated."""
+
+    then: Any
+    cond: Any
+    orelse: Any
+    span: Span
+
+
+Expr = Union[Conditional, Literal, ListExpr, ParamRef, Var, ResultRef, Field, Subscript, Call, Quantifier,
              OrOp, AndOp, NotOp, Compare, InOp, NotInOp, CoalesceOp, Arith, Negate]
 
 

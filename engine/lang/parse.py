@@ -287,6 +287,10 @@ class RuleTreeBuilder(Transformer):
         return A.FailAction(c[0], self.span(meta))
 
     # ---- expressions ------------------------------------------------------------------------
+    def conditional(self, meta, c):
+        """Grammar rule `conditional`: `then if cond else orelse`."""
+        return A.Conditional(c[0], c[1], c[2], self.span(meta))
+
     def or_op(self, meta, c):
         """Grammar rule `or_op`."""
         return A.OrOp(c[0], c[1], self.span(meta))
