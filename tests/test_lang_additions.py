@@ -124,3 +124,89 @@ def test_has_of_any_expression_in_a_rule():
       and not has(o.seen) rewrite { set o.seen = true } } }"""
     printed, error = run_both(text, "p")
     assert error is None and '"pd_op.relu" (%0) {seen:true}' in printed
+
+
+# ---- let ------------------------------------------------------------------------------------
+
+LET_RULES = """pass p {
+  rule r {
+    match { o = pd_op.relu(x) }
+    let n = uses(x)
+    let twice = n * 2
+    let all_users = users(x)
+    where not has(o.before) and twice == 2 and any(u in all_users, opname(u) == "pd_op.relu")
+    rewrite {
+      t = pd_op.tanh(x) : type(x)
+      let now = uses(x)
+      set o.before = n
+      set o.after = now
+      for u in all_users { let name = opname(u) set u.seen = name }
+    }
+  }
+}"""
+
+
+def test_let_values_are_taken_on_the_program_as_matched():
+    printed, error = run_both(LET_RULES, "p")
+    assert error is None
+    # the rule's lets before the rewrite (x read once, by o); the rewrite's let after `t`
+    assert '"pd_op.relu" (%0) {after:2,before:1,seen:"pd_op.relu"}' in printed
+
+
+def test_let_does_not_capture_a_quantifier_variable():
+    text = """pass p { rule r { match { o = pd_op.relu(x) } let k = uses(x)
+      where not has(o.k) and any(x in [1, 2], x == k) rewrite { set o.k = k } } }"""
+    printed, error = run_both(text, "p")
+    assert error is None and "{k:1}" in printed
+
+
+def test_let_absent_binds_as_absent():
+    text = """pass p { rule r { match { o = pd_op.relu } let m = o.missing
+      where not has(m) and not has(o.k) rewrite { set o.k = m ?? 7 } } }"""
+    printed, error = run_both(text, "p")
+    assert error is None and "{k:7}" in printed
+
+
+def test_let_error_names_the_rule():
+    text = """pass p { rule r { match { o = pd_op.relu } let bad = -"text"
+      rewrite { set o.k = 1 } } }"""
+    printed, error = run_both(text, "p")
+    assert "cannot negate" in error and "rule r" in error and printed == print_program(
+        parse_program(PROGRAM))
+
+
+def test_explain_shows_the_let_name():
+    rules = load_rules_text("""pass p { rule r { match { o = pd_op.relu(x) } let n = uses(x)
+      where n > 5 rewrite { set o.k = n } } }""", "t.rw")
+    text = rules.explain(parse_program(PROGRAM), "r", 1)
+    assert "n > 5" in text, text
+
+
+@pytest.mark.parametrize("rule, message, at", [
+    ("match { o = pd_op.relu(x) } let x = 1 rewrite { set o.k = x }",
+     "'x' is already bound", "let x"),
+    ("match { o = pd_op.relu } let a = b let b = 1 rewrite { set o.k = a }",
+     "unbound variable 'b'", "b let"),
+    ("match { o = pd_op.relu } let a = 1 let a = 2 rewrite { set o.k = a }",
+     "'a' is already bound", "let a = 2"),
+    ("match { o = pd_op.relu } rewrite { let o = 1 }", "'o' is already bound", "let o"),
+    ("match { o = pd_op.relu } rewrite { for u in users(o) { let n = 1 } set o.k = n }",
+     "unbound variable 'n'", "n }"),
+])
+def test_let_errors_point_at_the_text(rule, message, at):
+    text = f"pass p {{ rule r {{ {rule} }} }}"
+    error = load_error(text)
+    assert message in error.message
+    assert (error.file, error.line, error.col) == ("e.rw", 1, text.rfind(at) + 1)
+
+
+def test_lint_warns_about_an_unused_let():
+    from rulepass.engine.lang.lint import lint
+
+    rules = load_rules_text("""pass p { rule r { match { o = pd_op.relu } let unused = 1
+      let used = 2 rewrite { let inner = 3 set o.k = used } } }
+    test t { run p input "{}" expect unchanged }""", "w.rw")
+    shown = [str(w) for w in lint(rules)]
+    assert any("let 'unused' is never read" in w for w in shown), shown
+    assert any("let 'inner' is never read" in w for w in shown), shown
+    assert not any("'used'" in w for w in shown), shown

@@ -198,7 +198,17 @@ class Conditional:
     span: Span
 
 
-Expr = Union[Conditional, Literal, ListExpr, ParamRef, Var, ResultRef, Field, Subscript, Call, Quantifier,
+@frozen
+class LetRef:
+    """A `let` name read in a rule's `where`: the matcher tests the term with the let's
+    expression in its place (`value`), and messages show the name."""
+
+    name: str
+    value: Any
+    span: Span
+
+
+Expr = Union[LetRef, Conditional, Literal, ListExpr, ParamRef, Var, ResultRef, Field, Subscript, Call, Quantifier,
              OrOp, AndOp, NotOp, Compare, InOp, NotInOp, CoalesceOp, Arith, Negate]
 
 
@@ -411,7 +421,17 @@ class FailAction:
     span: Span
 
 
-Action = Union[CreateOp, ReplaceAction, EraseAction, SetAction, UnsetAction, RetypeAction,
+@frozen
+class LetDecl:
+    """`let name = value`: between a rule's match and its `where`/`rewrite`, or an action of a
+    rewrite (visible to the actions after it)."""
+
+    name: str
+    value: Any
+    span: Span
+
+
+Action = Union[LetDecl, CreateOp, ReplaceAction, EraseAction, SetAction, UnsetAction, RetypeAction,
                ForAction, FailAction]
 
 
@@ -427,6 +447,8 @@ class RuleDecl:
     where: Any
     rewrite: tuple
     span: Span
+    #: the `let` lines between the match and `where` (or `rewrite`), in order
+    lets: tuple = ()
 
 
 @frozen

@@ -265,6 +265,7 @@ def _call(expr, env, ctx):
 
 
 EVALUATORS = {
+    A.LetRef: lambda e, env, ctx: evaluate(e.value, env, ctx),
     A.Conditional: lambda e, env, ctx: evaluate(
         e.then if evaluate(e.cond, env, ctx) else e.orelse, env, ctx),
     A.Literal: lambda e, env, ctx: e.value,
@@ -497,7 +498,7 @@ def expr_text(expr) -> str:
         return "[" + ", ".join(expr_text(i) for i in expr.items) + "]"
     if isinstance(expr, A.ParamRef):
         return f"${expr.name}"
-    if isinstance(expr, A.Var):
+    if isinstance(expr, (A.Var, A.LetRef)):
         return expr.name
     if isinstance(expr, A.ResultRef):
         return f"{expr.name}#{expr.index}"
