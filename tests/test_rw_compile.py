@@ -34,7 +34,6 @@ def compile_error(text: str) -> RuleCompileError:
     ("where uses(o, x) == 1", "set o.k = 1", "", "uses() takes 1 argument, got 2", "uses"),
     ("where group_rank(1) == 0", "set o.k = 1", "", "group_rank() takes 2 arguments, got 1",
      "group_rank"),
-    ("where has(s)", "set o.k = 1", "", "has() takes a field", "has"),
     ("", "set x.k = 1", "", "'x' is a value, not an op", "x.k"),
     ("", "set o.dist.process_ids = 1", "", "can only set o.key, o.dist", "o.dist"),
     ("", "v = pd_op.relu(x) : type(x) v = pd_op.relu(x) : type(x)", "", "'v' is already bound",

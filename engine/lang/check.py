@@ -6,6 +6,8 @@ Runs before any program is seen; every problem is a `RuleCompileError` at the of
 
 from __future__ import annotations
 
+import attrs
+
 import rulepass.engine.lang.nodes as A
 
 #: `set`/`unset` paths below an op variable that mean something besides a plain attribute.
@@ -122,6 +124,8 @@ CHILDREN = {
     A.Call: lambda node: list(node.args),
     A.ListExpr: lambda node: list(node.items),
     A.Quantifier: lambda node: [node.seq, node.body],
+    A.Conditional: lambda node: [node.cond, node.then, node.orelse],
+    A.LetRef: lambda node: [node.value],
 }
 
 
@@ -167,6 +171,8 @@ class PassChecker:
         kinds = pattern_var_kinds(rule, self.sources)
         self.check_patterns(rule, kinds)
         scope = dict(kinds)
+        for let in rule.lets:
+            self.check_let(let, scope)
         if rule.where is not None:
             self.check_expr(rule.where, scope)
         self.check_actions(rule.rewrite, scope)
@@ -248,13 +254,21 @@ class PassChecker:
                 f"{least} or more" if most is None else f"{least} to {most}")
             raise self.error(call.span, f"{call.func}() takes {want} argument"
                              f"{'' if want == '1' else 's'}, got {count}")
-        if call.func == "has" and not isinstance(call.args[0], (A.Field, A.Subscript)):
-            raise self.error(call.span, "has() takes a field, such as has(o.ring_id)")
+
+    def check_let(self, let: A.LetDecl, scope: dict) -> None:
+        """`let name = value`: the value reads what is bound so far; the name is new."""
+        self.check_expr(let.value, scope)
+        if let.name in scope:
+            raise self.error(let.span, f"{let.name!r} is already bound; a let names a new "
+                             "value (use another name)")
+        scope[let.name] = "any"
 
     def check_actions(self, actions, scope: dict) -> None:
         """Rewrite actions in order; created ops are in scope after their creation."""
         for action in actions:
-            if isinstance(action, A.CreateOp):
+            if isinstance(action, A.LetDecl):
+                self.check_let(action, scope)
+            elif isinstance(action, A.CreateOp):
                 for expr in action.operands + action.types:
                     self.check_expr(expr, scope)
                 for attr in action.attrs:
@@ -331,3 +345,48 @@ def constant(expr, sources):
         if type(value) in (int, float):
             return -value
     raise sources.error(expr.span, "expected a constant (a number, string, true/false or list)")
+
+
+def expand_lets(expr, lets: tuple):
+    """`expr` (a rule's `where`) with each `let` name replaced by a `LetRef` holding the let's
+    expression (itself expanded), so that the matcher can test each term as soon as the pattern
+    variables it needs are bound. A quantifier whose variable would capture a variable of a let's
+    expression is renamed (`x%1`), so the expansion means what the names meant."""
+    if not lets:
+        return expr
+    mapping: dict = {}
+    for let in lets:
+        mapping[let.name] = A.LetRef(let.name, _substitute(let.value, mapping), let.span)
+    return _substitute(expr, mapping)
+
+
+def _substitute(node, mapping: dict):
+    """`node` with `Var`s named in `mapping` replaced (capture-avoiding; recursion is bounded by
+    MAX_EXPRESSION_DEPTH, checked before)."""
+    if isinstance(node, A.Var):
+        return mapping.get(node.name, node)
+    if isinstance(node, A.Quantifier):
+        inner = {k: v for k, v in mapping.items() if k != node.var}
+        var = node.var
+        if any(var in free_vars(v) for v in inner.values()):
+            var = f"{node.var}%{len(mapping)}"
+            inner[node.var] = A.Var(var, node.span)
+        return A.Quantifier(node.kind, var, _substitute(node.seq, mapping),
+                            _substitute(node.body, inner), node.span)
+    if isinstance(node, A.LetRef) or type(node) not in CHILDREN:
+        return node
+    changes = {}
+    for field in attrs.fields(type(node)):
+        value = getattr(node, field.name)
+        if isinstance(value, tuple):
+            new = tuple(_substitute(item, mapping) for item in value)
+            if all(a is b for a, b in zip(new, value)):
+                continue
+        elif attrs.has(type(value)) and not isinstance(value, A.Span):
+            new = _substitute(value, mapping)
+            if new is value:
+                continue
+        else:
+            continue
+        changes[field.name] = new
+    return attrs.evolve(node, **changes) if changes else node

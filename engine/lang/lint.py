@@ -4,7 +4,8 @@
   cost is the product of their matches;
 - an empty `rewrite` block: every application would be a no-op, which is an error;
 - a pattern variable bound once and never read (write `_`);
-- a pass with no test block in its file.
+- a pass with no test block in its file;
+- a `let` whose name nothing after it reads.
 """
 
 from __future__ import annotations
@@ -75,6 +76,8 @@ def unused_variables(rule: A.RuleDecl) -> list[str]:
     read = action_reads(rule.rewrite)
     if rule.where is not None:
         read |= free_vars(rule.where)
+    for let in rule.lets:
+        read |= free_vars(let.value)
     return sorted(name for name, count in counts.items()
                   if count + (name in bindings) == 1 and name not in read)
 
@@ -86,7 +89,9 @@ def action_reads(actions) -> set[str]:
     while stack:
         action = stack.pop()
         exprs: tuple = ()
-        if isinstance(action, A.CreateOp):
+        if isinstance(action, A.LetDecl):
+            exprs = (action.value,)
+        elif isinstance(action, A.CreateOp):
             exprs = action.operands + action.types + tuple(a.value for a in action.attrs)
         elif isinstance(action, A.ReplaceAction):
             exprs = (action.target, action.replacement) + (
@@ -106,6 +111,30 @@ def action_reads(actions) -> set[str]:
         for expr in exprs:
             read |= free_vars(expr)
     return read
+
+
+def unused_lets(rule: A.RuleDecl) -> list[A.LetDecl]:
+    """The `let`s of a rule (after its match or in its rewrite) whose name nothing after them
+    reads (a later let, `where`, an action)."""
+    unused = []
+    lets = list(rule.lets)
+    for position, let in enumerate(lets):
+        read = action_reads(rule.rewrite)
+        read |= free_vars(rule.where) if rule.where is not None else set()
+        for later in lets[position + 1:]:
+            read |= free_vars(later.value)
+        if let.name not in read:
+            unused.append(let)
+    stack = [tuple(rule.rewrite)]
+    while stack:
+        actions = stack.pop()
+        for position, action in enumerate(actions):
+            if isinstance(action, A.ForAction):
+                stack.append(tuple(action.body))
+            elif isinstance(action, A.LetDecl) and \
+                    action.name not in action_reads(actions[position + 1:]):
+                unused.append(action)
+    return unused
 
 
 def lint(rule_set) -> list[LintWarning]:
@@ -130,6 +159,9 @@ def lint(rule_set) -> list[LintWarning]:
             if not rule.decl.rewrite:
                 warnings.append(LintWarning(*where, f"rule {rule.name}: empty rewrite block; "
                                             "every application would change nothing (an error)"))
+            for let in unused_lets(rule.decl):
+                warnings.append(LintWarning(let.span.file, let.span.line,
+                                            f"rule {rule.name}: let {let.name!r} is never read"))
             for name in unused_variables(rule.decl):
                 warnings.append(LintWarning(*where, f"rule {rule.name}: {name!r} is bound but "
                                             "never read (write `_`)"))

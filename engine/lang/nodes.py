@@ -188,7 +188,27 @@ class Negate:
     span: Span
 
 
-Expr = Union[Literal, ListExpr, ParamRef, Var, ResultRef, Field, Subscript, Call, Quantifier,
+@frozen
+class Conditional:
+    """`then if cond else orelse`: only the chosen branch is evaluated."""
+
+    then: Any
+    cond: Any
+    orelse: Any
+    span: Span
+
+
+@frozen
+class LetRef:
+    """A `let` name read in a rule's `where`: the matcher tests the term with the let's
+    expression in its place (`value`), and messages show the name."""
+
+    name: str
+    value: Any
+    span: Span
+
+
+Expr = Union[LetRef, Conditional, Literal, ListExpr, ParamRef, Var, ResultRef, Field, Subscript, Call, Quantifier,
              OrOp, AndOp, NotOp, Compare, InOp, NotInOp, CoalesceOp, Arith, Negate]
 
 
@@ -403,7 +423,17 @@ class FailAction:
     span: Span
 
 
-Action = Union[CreateOp, ReplaceAction, EraseAction, SetAction, UnsetAction, RetypeAction,
+@frozen
+class LetDecl:
+    """`let name = value`: between a rule's match and its `where`/`rewrite`, or an action of a
+    rewrite (visible to the actions after it)."""
+
+    name: str
+    value: Any
+    span: Span
+
+
+Action = Union[LetDecl, CreateOp, ReplaceAction, EraseAction, SetAction, UnsetAction, RetypeAction,
                ForAction, FailAction]
 
 
@@ -419,6 +449,8 @@ class RuleDecl:
     where: Any
     rewrite: tuple
     span: Span
+    #: the `let` lines between the match and `where` (or `rewrite`), in order
+    lets: tuple = ()
 
 
 @frozen

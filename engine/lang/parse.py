@@ -125,8 +125,13 @@ class RuleTreeBuilder(Transformer):
 
     def rule_decl(self, meta, c):
         """Grammar rule `rule_decl`."""
-        name, priority, match, where, rewrite = c
-        return A.RuleDecl(str(name), priority or 0, match, where, rewrite, self.span(meta))
+        name, priority, match, *lets, where, rewrite = c
+        return A.RuleDecl(str(name), priority or 0, match, where, rewrite, self.span(meta),
+                          tuple(lets))
+
+    def let_decl(self, meta, c):
+        """Grammar rule `let_decl`."""
+        return A.LetDecl(str(c[0]), c[1], self.span(meta))
 
     def priority(self, meta, c):
         """Grammar rule `priority`."""
@@ -297,6 +302,10 @@ class RuleTreeBuilder(Transformer):
         return A.FailAction(c[0], self.span(meta))
 
     # ---- expressions ------------------------------------------------------------------------
+    def conditional(self, meta, c):
+        """Grammar rule `conditional`: `then if cond else orelse`."""
+        return A.Conditional(c[0], c[1], c[2], self.span(meta))
+
     def or_op(self, meta, c):
         """Grammar rule `or_op`."""
         return A.OrOp(c[0], c[1], self.span(meta))

@@ -89,13 +89,20 @@ class Rewriter:
 
     def run(self) -> Outcome:
         """Apply every action. Raises RewriteError."""
-        rewrite = self.rule.decl.rewrite
+        decl = self.rule.decl
+        rewrite = decl.rewrite
         function = compiled_rewrite(rewrite) if self.compiled else None
         try:
+            env = self.match.env
+            if decl.lets:
+                # the rule's lets, once, on the program as matched, before any action
+                env = dict(env)
+                for let in decl.lets:
+                    env[let.name] = self.eval(let.value, env)
             if function is not None:
-                function(self, self.match.env)
+                function(self, env)
             else:
-                self.actions(rewrite, dict(self.match.env))
+                self.actions(rewrite, dict(env))
         except EvalError as error:
             raise self.error(error.message, error.span) from None
         except ValueError as error:  # the IR refusing a mutation (such as an op still used)
@@ -111,6 +118,10 @@ class Rewriter:
             ACTIONS[type(action)](self, action, env)
 
     # ---- actions ------------------------------------------------------------------------------
+    def do_LetDecl(self, action: A.LetDecl, env: dict) -> None:
+        """`let name = e` in a rewrite: `e`'s value now, for the actions after it."""
+        env[action.name] = self.eval(action.value, env)
+
     def do_CreateOp(self, action: A.CreateOp, env: dict) -> None:
         """`v = dialect.op(args) {attrs} : types`: before the latest matched op."""
         op = self.create(action, [self.eval(e, env) for e in action.operands],
@@ -348,6 +359,7 @@ class Rewriter:
 #: Action node class -> the Rewriter method carrying it out (the walk's one dispatch; a new
 #: action adds its entry here and its method above).
 ACTIONS = {
+    A.LetDecl: Rewriter.do_LetDecl,
     A.CreateOp: Rewriter.do_CreateOp, A.ReplaceAction: Rewriter.do_ReplaceAction,
     A.EraseAction: Rewriter.do_EraseAction, A.SetAction: Rewriter.do_SetAction,
     A.UnsetAction: Rewriter.do_UnsetAction, A.RetypeAction: Rewriter.do_RetypeAction,

@@ -337,7 +337,9 @@ def compile_rule(rule: A.RuleDecl, pass_name: str, order: int) -> CompiledRule:
         kind = "value"
         value_var = match.name
     conjuncts = []
-    terms = [rule.where] if rule.where is not None else []
+    from rulepass.engine.lang.check import expand_lets
+
+    terms = [expand_lets(rule.where, rule.lets)] if rule.where is not None else []
     # Flatten `a and b and c` (left-nested) into its terms, keeping their order.
     flat = []
     while terms:

@@ -267,6 +267,9 @@ def _call(expr, env, ctx):
 
 
 EVALUATORS = {
+    A.LetRef: lambda e, env, ctx: evaluate(e.value, env, ctx),
+    A.Conditional: lambda e, env, ctx: evaluate(
+        e.then if evaluate(e.cond, env, ctx) else e.orelse, env, ctx),
     A.Literal: lambda e, env, ctx: e.value,
     A.ListExpr: lambda e, env, ctx: [evaluate(i, env, ctx) for i in e.items],
     A.ParamRef: lambda e, env, ctx: ctx.params.get(e.name, ABSENT),
@@ -497,7 +500,7 @@ def expr_text(expr) -> str:
         return "[" + ", ".join(expr_text(i) for i in expr.items) + "]"
     if isinstance(expr, A.ParamRef):
         return f"${expr.name}"
-    if isinstance(expr, A.Var):
+    if isinstance(expr, (A.Var, A.LetRef)):
         return expr.name
     if isinstance(expr, A.ResultRef):
         return f"{expr.name}#{expr.index}"
@@ -511,6 +514,9 @@ def expr_text(expr) -> str:
         return f"{expr.kind}({expr.var} in {expr_text(expr.seq)}, {expr_text(expr.body)})"
     if isinstance(expr, A.NotOp):
         return f"not {expr_text(expr.operand)}"
+    if isinstance(expr, A.Conditional):
+        return (f"({expr_text(expr.then)} if {expr_text(expr.cond)} "
+                f"else {expr_text(expr.orelse)})")
     if isinstance(expr, A.Negate):
         return f"-{expr_text(expr.operand)}"
     symbol = {A.OrOp: "or", A.AndOp: "and", A.InOp: "in", A.NotInOp: "not in",

@@ -81,6 +81,11 @@ class ActionGen(SourceGen):
                 raise Unsupported(f"no translation for {type(action).__name__}")
             method(self, action, scope, out, "    " * depth, depth)
 
+    def a_LetDecl(self, action, scope, out, pad, depth):
+        local = self.temp()
+        out.append(f"{pad}{local} = {self.expr(action.value, scope)}")
+        scope[action.name] = local  # the actions after it (in this block) read the local
+
     def a_CreateOp(self, action, scope, out, pad, depth):
         operands = ", ".join(self.expr(e, scope) for e in action.operands)
         types = ", ".join(self.expr(e, scope) for e in action.types)

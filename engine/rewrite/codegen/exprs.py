@@ -227,6 +227,14 @@ class SourceGen:
             raise Unsupported(f"unknown quantifier {e.kind!r}")
         return f"{helper}({self.expr(e.seq, scope)}, {self.const(e.span)}, lambda {var}: {body})"
 
+    def x_LetRef(self, e, scope):
+        return self.expr(e.value, scope)
+
+    def x_Conditional(self, e, scope):
+        # Python's own conditional: only the chosen branch runs, the condition as a truth value
+        return (f"({self.expr(e.then, scope)} if {self.expr(e.cond, scope)} "
+                f"else {self.expr(e.orelse, scope)})")
+
     def x_OrOp(self, e, scope):
         return f"(bool({self.expr(e.left, scope)}) or bool({self.expr(e.right, scope)}))"
 
