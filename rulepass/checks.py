@@ -169,10 +169,12 @@ def check_example_arrays(example, program, micro_batches: int, skip_inputs=()) -
         check_array(str(root / "data.npz"), key, array, declared, ("steps",))
 
 
-def check_example(example, micro_batches: int | None = None, skip_inputs=("learning_rate_0",)):
+def check_example(example, skip_inputs=("learning_rate_0",)):
     """Every check of this module an example allows before it runs: its ``[parallel]`` degrees
     against its forward program's meshes, and its arrays against the program's parameters and
-    inputs. Returns the parsed forward program.
+    inputs (the forward program as the example holds it, at the example's own micro-batch count:
+    ``--micro-batches`` re-derives the program later, from the same global batch). Returns the
+    parsed forward program.
 
     Raises:
         CheckError, ParseError: naming the file.
@@ -181,6 +183,5 @@ def check_example(example, micro_batches: int | None = None, skip_inputs=("learn
 
     forward = parse_program(example.forward_text, str(example.path / "forward.pir"))
     check_parallel_config(forward, example.parallel, str(example.path / "config.toml"))
-    check_example_arrays(example, forward, micro_batches or example.parallel.micro_batches,
-                         skip_inputs)
+    check_example_arrays(example, forward, example.parallel.micro_batches, skip_inputs)
     return forward

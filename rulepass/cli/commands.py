@@ -110,7 +110,7 @@ def _run_example(args) -> int:
         # every backend reads it (collectives.comm_timeout), MPI ranks from their environment
         os.environ["RULEPASS_COMM_TIMEOUT"] = repr(args.comm_timeout)
     example = load_example(args.example)
-    check_example(example, args.micro_batches)
+    check_example(example)  # data.npz holds the global batch, whatever --micro-batches says
     if args.out:
         check_output_dir(args.out, "--out folder")  # before the run, not after it
     dumps = IRDumps(args.print_ir_after_all, args.dump_dir)
@@ -234,12 +234,15 @@ def _register_parallelize(sub) -> None:
 
 
 def _run_parallelize(args) -> int:
-    from rulepass.cli.inputs import load_program, read_text, write_text
+    from rulepass.cli.inputs import load_program, read_text
     from rulepass.engine.api import load_rules
+    from rulepass.engine.files import check_writable, write_text
     from rulepass.engine.paddle.plan import load_plan
     from rulepass.engine.pir.printer import print_program
     from rulepass.parallelize import check_serial, parallelize
 
+    if args.out:
+        check_writable(args.out)  # before the work, not after it
     plan = load_plan(read_text(args.plan), args.plan)
     program = load_program(args.serial)
     check_serial(program, args.serial)

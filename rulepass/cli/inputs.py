@@ -25,23 +25,3 @@ def load_program(path: str):
     from rulepass.engine.pir.parse import parse_program
 
     return parse_program(read_text(path), filename=path)
-
-
-def write_text(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder, so that a failed
-    write leaves the old file as it was; :class:`InputError` naming the path on failure."""
-    import os
-    import tempfile
-
-    target = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
-        try:
-            with os.fdopen(fd, "w") as f:
-                f.write(text)
-            os.replace(tmp, target)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except OSError as e:
-        raise InputError(f"{path}: {e.strerror}") from None
