@@ -581,22 +581,4 @@ def match_patterns(match) -> list:
     return []
 
 
-# ---- grad definitions (rules/grad.rw; evaluated by engine/paddle/grad.py) ----------------------
-
-@attrs.frozen
-class GradDecl:
-    """``grad <op pattern> [where e] { statements }``."""
-
-    pattern: OpPattern
-    where: Any
-    body: tuple
-    span: Span
-
-
-@attrs.frozen
-class GradContrib:
-    """``grad x += expr``: ``expr`` is added to the grad of forward operand ``x``."""
-
-    name: str
-    value: Any
-    span: Span
+from .grad_nodes import GradContrib, GradDecl  # noqa: E402,F401  (grad declarations: rules/grad.rw)
