@@ -336,7 +336,7 @@ def test_local_type_memo_gives_what_local_type_gives():
     dense = DenseTensorType((4, 8), "float32")
     for t in (dist, VectorType((dist, dense))):
         for rank in (0, 1, 5):
-            first = BUILTINS["local_type"](None, None, t, rank)
+            first = BUILTINS["local_type"].impl(None, None, t, rank)
             assert first == local_type(t, rank)
-            assert BUILTINS["local_type"](None, None, t, rank) == first
-    assert BUILTINS["local_type"](None, None, dense, 0) is dense
+            assert BUILTINS["local_type"].impl(None, None, t, rank) == first
+    assert BUILTINS["local_type"].impl(None, None, dense, 0) is dense

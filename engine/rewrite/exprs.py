@@ -4,7 +4,8 @@ Values an expression sees: ops (`Operation`), values (`Value`), attribute values
 bool, tuples, `Symbol`, `Place`), types, meshes and dist attributes, lists, and `ABSENT` — what a
 missing attribute, a `first` with no hit or an unknown group reads as. `ABSENT` is false, `x ?? d`
 replaces it, field access and arithmetic carry it through, and comparisons with it are false (but
-`!=`). The built-in functions are a table keyed by name (`BUILTINS`).
+`!=`). The built-in functions are declared in `lang/builtins.BUILTINS` (arity, doc); their
+implementations are here, registered against that table when this module is imported.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import operator
 import attrs
 
 import rulepass.engine.lang.nodes as A
+from rulepass.engine.lang.builtins import BUILTINS, implement
 from rulepass.engine.ir.attributes import Place, Symbol
 from rulepass.engine.ir.core import Operation, Value
 from rulepass.engine.rewrite.functions import REGISTRY
@@ -260,7 +262,7 @@ def _call(expr, env, ctx):
     args = [evaluate(a, env, ctx) for a in expr.args]
     builtin = BUILTINS.get(expr.func)
     if builtin is not None:
-        return builtin(ctx, expr.span, *args)
+        return builtin.impl(ctx, expr.span, *args)
     if expr.func in REGISTRY and ctx.functions is not None:
         return ctx.functions.call(expr.func, args, expr.span)
     raise EvalError(f"unknown function {expr.func!r}", expr.span)
@@ -457,7 +459,8 @@ def _num(fn):
     return call
 
 
-BUILTINS = {
+#: the implementations of `lang/builtins.BUILTINS`, `fn(ctx, span, *args)`
+IMPLEMENTATIONS = {
     "uses": _uses,
     "len": _len,
     "type": _type,
@@ -488,6 +491,7 @@ BUILTINS = {
     "range": _num(lambda a, b=None: list(range(a)) if b is None else list(range(a, b))),
     "sum": _num(lambda xs: sum(xs)),
 }
+list(map(implement, IMPLEMENTATIONS, IMPLEMENTATIONS.values()))
 
 
 def expr_text(expr) -> str:

@@ -1,4 +1,5 @@
-"""Functions that rules may call: the built-ins' arities and the registry of Python functions.
+"""Functions that rules may call: the registry of Python functions (the built-ins are
+`lang/builtins.BUILTINS`).
 
 A Python function becomes callable from `.rw` files with the `function` decorator::
 
@@ -32,42 +33,8 @@ from typing import Callable
 
 import attrs
 
+from rulepass.engine.lang.builtins import BUILTINS
 from rulepass.engine.rewrite.values import ABSENT, EvalError
-
-#: Built-in functions of the rule language → (least, most) number of arguments.
-BUILTIN_ARITY: dict[str, tuple[int, int]] = {
-    "has": (1, 1),
-    "uses": (1, 1),
-    "len": (1, 1),
-    "type": (1, 1),
-    "index": (1, 1),
-    "role": (1, 1),
-    "opname": (1, 1),
-    "producer": (1, 1),
-    "users": (1, 1),
-    "operands": (1, 1),
-    "results": (1, 1),
-    "prev": (1, 1),
-    "next": (1, 1),
-    "in_region": (3, 3),
-    "group_size": (1, 1),
-    "group_rank": (2, 2),
-    "split_axis": (1, 1),
-    "local_type": (2, 2),
-    # `any(xs)`, `all(xs)`, `first(xs)` over a list; the two-argument forms are quantifiers.
-    "any": (1, 1),
-    "all": (1, 1),
-    "first": (1, 1),
-    # Additions (docs/rule-language.md): small conversions rules need for attribute values.
-    "str": (1, 1),
-    "int": (1, 1),
-    "min": (1, 2),
-    "max": (1, 2),
-    "abs": (1, 1),
-    "range": (1, 2),
-    "sum": (1, 1),
-}
-
 
 @attrs.frozen
 class RegisteredFunction:
@@ -116,7 +83,7 @@ def function(name: str | Callable | None = None, *, live: bool = False,
 
     def register(fn: Callable, fn_name: str | None) -> Callable:
         key = fn_name or fn.__name__
-        if key in BUILTIN_ARITY:
+        if key in BUILTINS:
             raise ValueError(f"{key!r} is a built-in function of the rule language")
         if live and prepare is not None:
             raise ValueError(f"{key!r}: a live function reads the program as it stands; "
@@ -136,8 +103,9 @@ def unregister(name: str) -> None:
 
 def arity(name: str) -> tuple | None:
     """(least, most) arguments of a built-in or registered function; None if unknown."""
-    if name in BUILTIN_ARITY:
-        return BUILTIN_ARITY[name]
+    builtin = BUILTINS.get(name)
+    if builtin is not None:
+        return builtin.arity
     registered = REGISTRY.get(name)
     return registered.arity if registered is not None else None
 

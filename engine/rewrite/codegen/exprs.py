@@ -203,7 +203,7 @@ class SourceGen:
         span = self.const(e.span)
         builtin = BUILTINS.get(e.func)
         if builtin is not None:
-            call = f"{self.const(builtin)}(ctx, {span}, {{}})"
+            call = f"{self.const(builtin.impl)}(ctx, {span}, {{}})"
             fast = _INLINE.get(e.func) if len(args) == 1 else None
             if fast is None:
                 return call.format(", ".join(args))
