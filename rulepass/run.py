@@ -258,7 +258,9 @@ class RankSetup:
         """This rank's report after training; ``single_params``: the single-device run's final
         parameters (float32), compared too."""
         errors, ok, tensor_errors = self.compare_params(self.example.final_params)
-        single_errors, single_ok, _ = self.compare_params(single_params or {})
+        # the parameters only: the single-device scope also holds gradient-merge buffers
+        single_errors, single_ok, _ = self.compare_params(
+            {k: v for k, v in (single_params or {}).items() if k in self.example.params})
         applied: dict = {}
         trace = []
         for step in self.compiled.steps:
