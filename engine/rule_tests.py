@@ -1,6 +1,7 @@
 """Run the `test` blocks of `.rw` files: parse the input program, run the pass or pipeline, and
-compare the printed output exactly (or check it is unchanged, or that the run fails with a
-message containing the expected text).
+compare the printed output exactly (a failure shows a unified diff), or check that given lines
+appear in it in order (`expect contains`, as filecheck's CHECK lines), that it is unchanged, or
+that the run fails with a message containing the expected text.
 
 Used by `rulepass check` and by the pytest plugin (`rulepass/pytest_plugin.py`).
 """
@@ -51,6 +52,24 @@ def diff(expected: str, actual: str) -> str:
     return "\n".join(lines)
 
 
+def missing_line(expected: str, actual: str) -> str | None:
+    """The first non-blank line of ``expected`` (leading and trailing spaces ignored) that is not
+    part of a line of ``actual`` after the line that matched the one before it, with what it
+    followed; None when every line is found in order (filecheck's CHECK semantics)."""
+    lines = actual.split("\n")
+    at, previous = 0, None
+    for want in (line.strip() for line in expected.split("\n")):
+        if not want:
+            continue
+        found = next((i for i in range(at, len(lines)) if want in lines[i]), None)
+        if found is None:
+            where = (f"after the line matching {previous!r} (output line {at})" if previous
+                     else "anywhere in the output")
+            return f"expected line {want!r} not found {where}"
+        at, previous = found + 1, want
+    return None
+
+
 def run_test(rule_set, test: A.TestDecl) -> TestOutcome:
     """Run one test block against `rule_set` (an `api.RuleSet`)."""
     from rulepass.engine.pir.parse import parse_program
@@ -79,13 +98,18 @@ def run_test(rule_set, test: A.TestDecl) -> TestOutcome:
             return TestOutcome(passed=True, **where)
         return TestOutcome(passed=False, message="expected the program unchanged:\n"
                            + diff(before, actual), **where)
+    if isinstance(test.expect, A.ExpectContains):
+        missing = missing_line(test.expect.text, actual)
+        if missing is None:
+            return TestOutcome(passed=True, **where)
+        return TestOutcome(passed=False, message=f"{missing}; the output:\n{actual}", **where)
     expected = expected_text(test.expect.text)
     # Paddle prints `-> ` with a trailing space after an op without results; editors strip
     # trailing spaces from rule files, so lines compare without them.
     if strip_line_ends(actual) == strip_line_ends(expected):
         return TestOutcome(passed=True, **where)
-    return TestOutcome(passed=False, message="output differs:\n" + diff(expected, actual),
-                       **where)
+    return TestOutcome(passed=False, message="output differs:\n"
+                       + diff(strip_line_ends(expected), strip_line_ends(actual)), **where)
 
 
 def run_tests(rule_set, tests=None) -> list[TestOutcome]:

@@ -528,6 +528,15 @@ class ExpectText:
 
 
 @frozen
+class ExpectContains:
+    """`expect contains` followed by a text block: its non-blank lines must each appear in the
+    printed output (as part of a line, leading and trailing spaces ignored), in this order."""
+
+    text: str
+    span: Span
+
+
+@frozen
 class ExpectUnchanged:
     """`expect unchanged`: the output prints as the input does."""
 
@@ -551,7 +560,7 @@ class TestDecl:
     name: str
     run: RunClause
     input: str
-    expect: Union[ExpectText, ExpectUnchanged, ExpectError]
+    expect: Union[ExpectText, ExpectContains, ExpectUnchanged, ExpectError]
     span: Span
 
 

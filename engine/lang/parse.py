@@ -414,6 +414,10 @@ class RuleTreeBuilder(Transformer):
         """Grammar rule `expect_text`."""
         return A.ExpectText(program_text(c[0]), self.span(meta))
 
+    def expect_contains(self, meta, c):
+        """Grammar rule `expect_contains`."""
+        return A.ExpectContains(program_text(c[0]), self.span(meta))
+
     def expect_unchanged(self, meta, c):
         """Grammar rule `expect_unchanged`."""
         return A.ExpectUnchanged(self.span(meta))

@@ -112,7 +112,7 @@ EXAMPLES: dict[str, list[str]] = {
         "pass p { rule r priority 1.5 { } }",
     ],
     "a test is `test name { run pass(args) input \"\"\"...\"\"\" expect ... }`; expect takes "
-    "`\"\"\"program\"\"\"`, `unchanged` or `error \"text\"`": [
+    "`\"\"\"program\"\"\"`, `contains \"\"\"lines\"\"\"`, `unchanged` or `error \"text\"`": [
         "test t { run p input \"x\" }",
         "test t { run p input \"x\" expect }",
         "test t { run p input \"x\" expect nothing }",
