@@ -141,3 +141,79 @@ def test_run_bad_out_fails_before_the_run(tmp_path, capsys, out):
     captured = capsys.readouterr()
     assert path in captured.err and "Traceback" not in captured.err
     assert "loss per step" not in captured.out  # it did not run
+
+
+# Issue 18, breaker item 1: -o and --trace replaced whatever was at the path (a device, a FIFO,
+# a symlink) by a regular file.
+
+def test_write_through_a_symlink_replaces_its_target_and_keeps_the_link(tmp_path):
+    target = tmp_path / "target.pir"
+    target.write_text("old")
+    link = tmp_path / "link.pir"
+    link.symlink_to(target.name)
+    write_text(link, "new")
+    assert link.is_symlink() and os.readlink(link) == "target.pir"
+    assert target.read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.pir", "target.pir"]
+
+
+def test_write_through_a_dangling_symlink_creates_its_target(tmp_path):
+    link = tmp_path / "link.pir"
+    link.symlink_to("made.pir")
+    write_text(link, "new")
+    assert link.is_symlink() and (tmp_path / "made.pir").read_text() == "new"
+
+
+def test_write_into_a_fifo_writes_through_it(tmp_path):
+    import threading
+
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    write_text(fifo, "through the pipe")
+    reader.join(10)
+    assert received == [b"through the pipe"]
+    import stat
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)  # still a FIFO, not a regular file
+
+
+def test_write_to_a_symlink_loop_is_one_line(tmp_path):
+    (tmp_path / "l1").symlink_to("l2")
+    (tmp_path / "l2").symlink_to("l1")
+    with pytest.raises(FileError, match="cannot write"):
+        write_text(tmp_path / "l1", "x")
+    with pytest.raises(FileError, match="cannot write"):
+        check_writable(tmp_path / "l1")
+
+
+def test_rewrite_o_symlink_keeps_the_link(tmp_path, capsys):
+    (tmp_path / "p.pir").write_text(PROGRAM)
+    (tmp_path / "t.pir").write_text("old")
+    (tmp_path / "link.pir").symlink_to("t.pir")
+    rules = tmp_path / "tag.rw"
+    rules.write_text(TAG_PASS)
+    assert main(["rewrite", str(tmp_path / "p.pir"), "--pass", "tag_relu", "--rules", str(rules),
+                 "-o", str(tmp_path / "link.pir")]) == 0
+    assert (tmp_path / "link.pir").is_symlink()
+    assert "tagged" in (tmp_path / "t.pir").read_text()
+
+
+@pytest.mark.parametrize("args", [
+    ["rewrite", "{program}", "--pass", "x", "-o", ""],
+    ["rewrite", "{program}", "--pass", "x", "--trace", ""],
+    ["rewrite", "{program}", "--pass", "x", "--dump-dir", ""],
+    ["run", "mp2", "--out", ""],
+    ["parallelize", "{program}", "--plan", ""],
+    ["print", ""],
+])
+def test_an_empty_path_is_wrong_usage(tmp_path, capsys, args):
+    # breaker item 19: `-o ""` printed to stdout and `run --out ""` wrote nothing, both exit 0
+    (tmp_path / "p.pir").write_text(PROGRAM)
+    args = [a.replace("{program}", str(tmp_path / "p.pir")) for a in args]
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    assert info.value.code == 2
+    captured = capsys.readouterr()
+    assert "an empty path" in captured.err and captured.out == ""

@@ -7,6 +7,8 @@ import argparse
 import os
 import sys
 
+from rulepass.cli.inputs import path_argument
+
 REGISTRY: dict = {}
 
 
@@ -46,7 +48,8 @@ def _run_jobs(args) -> int:
 def _register_run(sub) -> None:
     p = sub.add_parser("run", help="rewrite a distributed program per rank, run every rank and "
                                    "check the losses against the single-device reference")
-    p.add_argument("example", metavar="EXAMPLE", help="an example folder (see examples/)")
+    p.add_argument("example", type=path_argument, metavar="EXAMPLE",
+                   help="an example folder (see examples/)")
     from rulepass.runtime.comm.backends import BACKENDS
 
     p.add_argument("--backend", choices=list(BACKENDS), default="local",
@@ -56,7 +59,7 @@ def _register_run(sub) -> None:
 
     p.add_argument("--schedule", choices=list(SCHEDULES), default=None)
     p.add_argument("--micro-batches", type=int, default=None, dest="micro_batches")
-    p.add_argument("--rules", action="append", default=[], metavar="PATH",
+    p.add_argument("--rules", type=path_argument, action="append", default=[], metavar="PATH",
                    help="more .rw files or folders (repeatable)")
     p.add_argument("--comm-timeout", type=float, default=None, metavar="SECONDS",
                    dest="comm_timeout",
@@ -64,9 +67,9 @@ def _register_run(sub) -> None:
                         "(default 60; also RULEPASS_COMM_TIMEOUT)")
     p.add_argument("--print-ir-after-all", action="store_true",
                    help="print each rank's program on stderr after every step of the chain")
-    p.add_argument("--dump-dir", metavar="DIR",
+    p.add_argument("--dump-dir", type=path_argument, metavar="DIR",
                    help="write each rank's program after every step to DIR/rank<r>/NN_STEP.pir")
-    p.add_argument("--out", default=None, metavar="DIR",
+    p.add_argument("--out", type=path_argument, default=None, metavar="DIR",
                    help="write rank<r>.pir, trace.jsonl, timelines and summary.json here")
     p.add_argument("--localize", action="store_true",
                    help="compare every op of every rank with the single-device run and name "
@@ -153,7 +156,7 @@ class _PassList(argparse.Action):
 def _register_rewrite(sub) -> None:
     p = sub.add_parser("rewrite", help="run passes or pipelines on a program; stdout holds only "
                                        "the rewritten program")
-    p.add_argument("program", metavar="PROGRAM")
+    p.add_argument("program", type=path_argument, metavar="PROGRAM")
     p.add_argument("--pass", dest="steps", action=_PassList, default=[], metavar="NAME",
                    help="a pass to run (repeatable, or NAME,NAME,...: run in the order given); "
                         "`rulepass list` shows the passes and their params")
@@ -163,24 +166,26 @@ def _register_rewrite(sub) -> None:
     p.add_argument("-p", dest="params", action="append", default=[], metavar="KEY=VALUE",
                    help="a param (each key once), converted to its declared type; it reaches "
                         "every pass that declares it")
-    p.add_argument("--rules", action="append", default=[], metavar="PATH",
+    p.add_argument("--rules", type=path_argument, action="append", default=[], metavar="PATH",
                    help="more .rw files or folders (the installed rules/ are always loaded)")
-    p.add_argument("-o", dest="out", metavar="OUT", help="write the program here, not stdout")
-    p.add_argument("--trace", metavar="FILE", help="rule applications as JSON lines")
+    p.add_argument("-o", type=path_argument, dest="out", metavar="OUT",
+                   help="write the program here, not stdout")
+    p.add_argument("--trace", type=path_argument, metavar="FILE",
+                   help="rule applications as JSON lines")
     p.add_argument("--stats", action="store_true", help="per-rule counts and times on stderr")
     p.add_argument("--explain", metavar="RULE@K",
                    help="on stderr: the first constraint of RULE that fails at the op at "
                         "position K (0-based, printed order), or that it matches")
     p.add_argument("--print-ir-after-all", action="store_true",
                    help="print the program on stderr after every pass")
-    p.add_argument("--dump-dir", metavar="DIR",
+    p.add_argument("--dump-dir", type=path_argument, metavar="DIR",
                    help="write the program after every pass to DIR/NN_PASS.pir")
     p.set_defaults(func=_run_rewrite)
 
 
 def _run_rewrite(args) -> int:
     from rulepass.checks import check_pass_params
-    from rulepass.cli.inputs import InputError, load_program
+    from rulepass.cli.inputs import UsageError, load_program
     from rulepass.cli.passes import IRDumps, parse_params, plan_steps, run_steps, split_names
     from rulepass.engine.api import load_rules
     from rulepass.engine.files import check_writable, write_text
@@ -203,7 +208,7 @@ def _run_rewrite(args) -> int:
     if args.explain:
         rule, sep, position = args.explain.rpartition("@")
         if not sep or not rule or not position.lstrip("-").isdigit():
-            raise InputError(f"--explain {args.explain!r}: expected RULE@K (for example "
+            raise UsageError(f"--explain {args.explain!r}: expected RULE@K (for example "
                              "--explain allreduce_split_slice@12)")
         explained = rules.explain(program, rule, int(position), param_strings=True, **params)
         print(explained, file=sys.stderr)
@@ -224,12 +229,15 @@ def _run_rewrite(args) -> int:
 def _register_parallelize(sub) -> None:
     p = sub.add_parser("parallelize", help="make a serial program parallel as a plan says; "
                                            "stdout holds only the forward dist program")
-    p.add_argument("serial", metavar="SERIAL", help="the serial program (Paddle's print of the "
-                                                    "model without distribution)")
-    p.add_argument("--plan", required=True, metavar="PLAN", help="the plan (plan.toml)")
-    p.add_argument("--rules", action="append", default=[], metavar="PATH",
+    p.add_argument("serial", type=path_argument, metavar="SERIAL",
+                   help="the serial program (Paddle's print of the model without "
+                        "distribution)")
+    p.add_argument("--plan", type=path_argument, required=True, metavar="PLAN",
+                   help="the plan (plan.toml)")
+    p.add_argument("--rules", type=path_argument, action="append", default=[], metavar="PATH",
                    help="more .rw files or folders (the installed rules/ are always loaded)")
-    p.add_argument("-o", dest="out", metavar="OUT", help="write the program here, not stdout")
+    p.add_argument("-o", type=path_argument, dest="out", metavar="OUT",
+                   help="write the program here, not stdout")
     p.set_defaults(func=_run_parallelize)
 
 
@@ -258,7 +266,7 @@ def _run_parallelize(args) -> int:
 @command("check")
 def _register_check(sub) -> None:
     p = sub.add_parser("check", help="lint rule files and run their test blocks")
-    p.add_argument("paths", nargs="*", metavar="PATH",
+    p.add_argument("paths", type=path_argument, nargs="*", metavar="PATH",
                    help=".rw files or folders (default: the installed rules/)")
     p.set_defaults(func=_run_check)
 
