@@ -115,6 +115,9 @@ def _run_example(args) -> int:
     example = load_example(args.example)
     check_example(example)  # data.npz holds the global batch, whatever --micro-batches says
     if args.out:
+        from rulepass.outputs import check_out_folder
+
+        check_out_folder(args.out, example.path)
         check_output_dir(args.out, "--out folder")  # before the run, not after it
     dumps = IRDumps(args.print_ir_after_all, args.dump_dir)
     options = RunOptions(args.backend, args.steps, args.schedule, args.micro_batches,
