@@ -9,6 +9,8 @@ and a failed write never destroys what was there before.
   ``ulimit -f`` half-way leaves the old file as it was, even when it is the input being rewritten.
   A symlink's target is replaced (the link stays); a FIFO or a device is written through, never
   replaced by a regular file.
+- :func:`read_json` / :func:`read_npz`: the same for a JSON file and numpy's ``.npz`` archives
+  (never a pickle; a text file or a renamed ``.npy`` is "not an .npz archive").
 - :func:`check_writable` / :func:`check_output_dir`: the checks a command makes *before* its work,
   so that ``-o /proc/x`` fails at once instead of after a long run.
 """
@@ -67,6 +69,71 @@ def read_text(path, what: str = "file") -> str:
         line, col = _decode_position(data, e.start)
         raise FileError(f"not a text file: byte 0x{data[e.start]:02x} at byte offset {e.start} "
                         f"is not UTF-8 ({e.reason})", name, line, col) from None
+
+
+def read_json(path, what: str = "file"):
+    """The JSON value of the UTF-8 file ``path`` (read with :func:`read_text`).
+
+    Raises:
+        FileError: what :func:`read_text` raises; text that is not JSON (at its line:col), or
+            nesting too deep for the decoder (no ``RecursionError``).
+    """
+    import json
+
+    text = read_text(path, what)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise FileError(f"not valid JSON: {e.msg}", str(path), e.lineno, e.colno) from None
+    except RecursionError:
+        raise FileError("not valid JSON here: nested too deep", str(path)) from None
+
+
+#: How an .npz archive (a zip file) starts: a local file header, or the end record of an empty one.
+_ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+
+
+def read_npz(path, what: str = "array file") -> dict:
+    """{key: array} of the ``.npz`` archive ``path`` (``numpy.savez``'s format), every array read
+    into memory; no pickled object is ever loaded.
+
+    Raises:
+        FileError: missing, a folder, unreadable, not an .npz archive (a text file, a single .npy
+            array renamed), a damaged archive, or an array of Python objects (naming its key).
+    """
+    import zipfile
+
+    import numpy as np
+
+    name = str(path)
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(6)
+    except FileNotFoundError:
+        raise FileError(f"no such {what}", name) from None
+    except IsADirectoryError:
+        raise FileError(f"is a folder, not a {what}", name) from None
+    except OSError as e:
+        raise FileError(f"cannot read the {what}: {e.strerror or e}", name) from None
+    if magic.startswith(b"\x93NUMPY"):
+        raise FileError(f"a single .npy array, not an .npz archive (write the {what} with "
+                        "numpy.savez)", name)
+    if magic[:4] not in _ZIP_MAGIC:
+        raise FileError("not an .npz archive (numpy.savez's zip of .npy arrays)", name)
+    key = None
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            out = {}
+            for key in archive.files:
+                out[key] = archive[key]
+            return out
+    except ValueError as e:
+        if key is not None and "allow_pickle" in str(e):
+            raise FileError(f"{key!r} is an array of Python objects (pickled), which is never "
+                            "loaded; store numbers", name) from None
+        raise FileError(f"a damaged .npz archive ({e})", name) from None
+    except (OSError, EOFError, zipfile.BadZipFile, KeyError) as e:
+        raise FileError(f"a damaged .npz archive ({e})", name) from None
 
 
 def check_writable(path, what: str = "output") -> Path:

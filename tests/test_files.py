@@ -217,3 +217,60 @@ def test_an_empty_path_is_wrong_usage(tmp_path, capsys, args):
     assert info.value.code == 2
     captured = capsys.readouterr()
     assert "an empty path" in captured.err and captured.out == ""
+
+
+# Breaker items 12 and 18: a .npy renamed params.npz was a TypeError, a text file given as an
+# npz said "This file contains pickled (object) data", a deep reference.json a RecursionError.
+
+def test_read_npz_refuses_what_is_not_an_archive(tmp_path):
+    import numpy as np
+
+    from rulepass.engine.files import read_npz
+
+    np.save(tmp_path / "a.npy", np.zeros(3))
+    (tmp_path / "a.npy").rename(tmp_path / "params.npz")
+    with pytest.raises(FileError, match="a single .npy array, not an .npz archive"):
+        read_npz(tmp_path / "params.npz")
+    (tmp_path / "text.npz").write_text("just text\n")
+    with pytest.raises(FileError, match="not an .npz archive"):
+        read_npz(tmp_path / "text.npz")
+    np.savez(tmp_path / "objects.npz", ok=np.zeros(2), bad=np.array([{"a": 1}], dtype=object))
+    with pytest.raises(FileError, match="'bad' is an array of Python objects"):
+        read_npz(tmp_path / "objects.npz")
+    (tmp_path / "cut.npz").write_bytes((tmp_path / "objects.npz").read_bytes()[:40])
+    with pytest.raises(FileError, match="damaged"):
+        read_npz(tmp_path / "cut.npz")
+    with pytest.raises(FileError, match="no such"):
+        read_npz(tmp_path / "missing.npz")
+
+
+def test_read_json_deep_and_bad(tmp_path):
+    from rulepass.engine.files import read_json
+
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(FileError, match="nested too deep"):
+        read_json(tmp_path / "deep.json")
+    (tmp_path / "bad.json").write_text('{"losses": [1,\n 2,, 3]}')
+    with pytest.raises(FileError) as info:
+        read_json(tmp_path / "bad.json")
+    assert info.value.where == f"{tmp_path / 'bad.json'}:2:4"
+
+
+@pytest.mark.parametrize("name, make, message", [
+    ("params.npz", lambda p: __import__("numpy").save(p.with_suffix(".npy"), [1.0])
+     or p.with_suffix(".npy").rename(p), "a single .npy array"),
+    ("data.npz", lambda p: p.write_text("text"), "not an .npz archive"),
+    ("reference.json", lambda p: p.write_text('{"losses":' + "[" * 100_000), "nested too deep"),
+])
+def test_run_bad_arrays_and_reference_are_one_line(tmp_path, capsys, name, make, message):
+    import shutil
+    from pathlib import Path
+
+    example = tmp_path / "mp2"
+    shutil.copytree(Path(__file__).parent.parent / "examples" / "mp2", example)
+    (example / name).unlink()
+    make(example / name)
+    assert main(["run", str(example)]) == 1
+    err = capsys.readouterr().err
+    assert str(example / name) in err and message in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1

@@ -99,7 +99,7 @@ def test_cli_run_exits_1_when_the_reference_differs(tmp_path):
     (lambda d: (d / "forward.pir").write_text(
         (d / "forward.pir").read_text().replace("tensor<", "tensr<", 1)),
      "forward.pir:2:"),
-    (lambda d: (d / "reference.json").write_text("{"), "reference.json: expected"),
+    (lambda d: (d / "reference.json").write_text("{"), "reference.json:1:2: not valid JSON"),
 ])
 def test_bad_example_is_one_clear_line_and_exit_1(tmp_path, breakage, message):
     copy = tmp_path / "ex"

@@ -98,8 +98,6 @@ def _run_example(args) -> int:
     from rulepass.runtime.comm.backends import BACKENDS
     from rulepass.runtime.trace import job_counts
 
-    if args.steps is not None and args.steps < 1:
-        raise ExampleError(f"--steps must be at least 1, got {args.steps}")
     if args.micro_batches is not None and args.micro_batches < 1:
         raise ExampleError(f"--micro-batches must be at least 1, got {args.micro_batches}")
     if len(args.add_pass) != len(args.after):  # wrong usage: exit 2, as argparse's own errors
@@ -113,6 +111,7 @@ def _run_example(args) -> int:
         # every backend reads it (collectives.comm_timeout), MPI ranks from their environment
         os.environ["RULEPASS_COMM_TIMEOUT"] = repr(args.comm_timeout)
     example = load_example(args.example)
+    example.steps_to_run(args.steps)  # --steps beyond data.npz fails before anything runs
     check_example(example)  # data.npz holds the global batch, whatever --micro-batches says
     if args.out:
         from rulepass.outputs import check_out_folder
@@ -125,7 +124,7 @@ def _run_example(args) -> int:
                          args.localize, tuple(zip(args.add_pass, args.after)),
                          after_step=dumps.per_rank if dumps.active else None)
     console = report_console()
-    steps = min(options.steps or example.steps, example.steps)
+    steps = example.steps_to_run(options.steps)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("training", total=steps)
         advance = lambda step: progress.update(task, completed=step + 1)  # noqa: E731
