@@ -51,11 +51,16 @@ def read_text(path, what: str = "file") -> str:
     file"). Line endings are kept as written.
 
     Raises:
-        FileError: missing, a folder, unreadable, or bytes that are not UTF-8 (with the line and
-            column of the first bad byte).
+        FileError: missing, a folder, a device (``/dev/zero`` would never end), unreadable (a
+            symlink loop), or bytes that are not UTF-8 (with the line and column of the first
+            bad byte).
     """
     name = str(path)
     try:
+        mode = os.stat(path).st_mode
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
+            # /dev/zero never ends; a FIFO (a shell's <(...)) does, and is read
+            raise FileError(f"is a device, not a {what}", name)
         data = Path(path).read_bytes()
     except FileNotFoundError:
         raise FileError(f"no such {what}", name) from None

@@ -274,3 +274,53 @@ def test_run_bad_arrays_and_reference_are_one_line(tmp_path, capsys, name, make,
     err = capsys.readouterr().err
     assert str(example / name) in err and message in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+# Breaker items 12 and 18: a symlink loop given to `check`, `--rules` or `include` was a
+# traceback (RuntimeError "Symlink loop"); `check /dev/zero` said "no such rule file";
+# `include "adir"` (a folder) said "does not exist".
+
+@pytest.fixture
+def loop(tmp_path):
+    (tmp_path / "loop1").symlink_to("loop2")
+    (tmp_path / "loop2").symlink_to("loop1")
+    return tmp_path / "loop1"
+
+
+def test_check_a_symlink_loop(loop, capsys):
+    assert main(["check", str(loop)]) == 1
+    captured = capsys.readouterr()
+    text = captured.out + captured.err
+    assert str(loop) in text and "symbolic links" in text and "Traceback" not in text
+
+
+def test_rules_a_symlink_loop(loop, tmp_path, capsys):
+    (tmp_path / "p.pir").write_text(PROGRAM)
+    assert main(["rewrite", str(tmp_path / "p.pir"), "--pass", "x", "--rules", str(loop)]) == 1
+    err = capsys.readouterr().err
+    assert str(loop) in err and "symbolic links" in err
+
+
+@pytest.mark.parametrize("include, message", [
+    ("loop1", "symbolic links"), ("adir", "is a folder, not a rule file"),
+    ("nothing.rw", "does not exist"), ("/dev/zero", "not a regular file"),
+])
+def test_include_problems_are_located(loop, tmp_path, capsys, include, message):
+    (tmp_path / "adir").mkdir()
+    (tmp_path / "main.rw").write_text(f'include "{include}"\n')
+    assert main(["check", str(tmp_path / "main.rw")]) == 1
+    captured = capsys.readouterr()
+    text = captured.out + captured.err
+    assert f"{tmp_path / 'main.rw'}:1:" in text and message in text, text
+
+
+def test_check_a_device_is_not_read(capsys):
+    assert main(["check", "/dev/zero"]) == 1
+    captured = capsys.readouterr()
+    assert "/dev/zero" in captured.out + captured.err
+    assert "not a regular file" in captured.out + captured.err
+
+
+def test_print_a_device_is_not_read(capsys):
+    assert main(["print", "/dev/zero"]) == 1
+    assert "is a device, not a program file" in capsys.readouterr().err
