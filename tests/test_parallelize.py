@@ -92,6 +92,8 @@ GOOD = '[mesh]\nshape = [2]\ndim_names = ["pp"]\n\n[pp]\nsplit_spec = "MyLinear"
     (GOOD.replace('"MyLinear"', '{ "MyLinear_1" = "beginning" }'), 6, 'must be "end"'),
     (GOOD.replace('dim_names = ["pp"]', 'dim_names = ["pp", "dp"]'), 3, "name 2 dimensions"),
     (GOOD + "split_spec = 1\n", None, "not valid TOML"),
+    # breaker item 12: a MemoryError building the mesh
+    (GOOD.replace("[2]", "[99999999999]"), 2, "a mesh holds at most 65536"),
 ])
 def test_bad_plan_is_one_located_line_and_exit_1(tmp_path, capsys, plan, where, message):
     path = tmp_path / "plan.toml"
@@ -102,6 +104,12 @@ def test_bad_plan_is_one_located_line_and_exit_1(tmp_path, capsys, plan, where, 
     assert message in err
     if where is not None:
         assert err.startswith(f"{path}:{where}: plan error: "), err
+
+
+def test_a_missing_plan_is_named_a_plan_file(tmp_path, capsys):
+    # breaker item 18: it said "no such program file"
+    assert main(["parallelize", str(SERIAL), "--plan", str(tmp_path / "nope.toml")]) == 1
+    assert capsys.readouterr().err.startswith(f"{tmp_path / 'nope.toml'}: no such plan file")
 
 
 def test_failed_parallelize_leaves_the_program_unchanged(rules):

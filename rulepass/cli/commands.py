@@ -244,16 +244,16 @@ def _register_parallelize(sub) -> None:
 
 
 def _run_parallelize(args) -> int:
-    from rulepass.cli.inputs import load_program, read_text
+    from rulepass.cli.inputs import load_program
     from rulepass.engine.api import load_rules
-    from rulepass.engine.files import check_writable, write_text
+    from rulepass.engine.files import check_writable, read_text, write_text
     from rulepass.engine.paddle.plan import load_plan
     from rulepass.engine.pir.printer import print_program
     from rulepass.parallelize import check_serial, parallelize
 
     if args.out:
         check_writable(args.out)  # before the work, not after it
-    plan = load_plan(read_text(args.plan), args.plan)
+    plan = load_plan(read_text(args.plan, "plan file"), args.plan)
     program = load_program(args.serial)
     check_serial(program, args.serial)
     rules = load_rules(args.rules, installed=True)
