@@ -14,6 +14,8 @@ Every problem is a :class:`CheckError` (exit 1) naming the file and what to chan
 
 from __future__ import annotations
 
+import math
+
 import attrs
 
 from rulepass.engine.errors import RulepassError
@@ -68,10 +70,13 @@ def check_pass_params(program, pass_name: str, params: dict, filename: str) -> N
 
 
 def check_parallel_config(program, parallel, config_file: str) -> None:
-    """``world_size`` and ``pp`` of an example's ``[parallel]`` against its forward program: the
-    meshes must hold exactly ranks 0 .. world_size-1, and with ``pp > 1`` the ranks must fall into
-    ``pp`` disjoint stage meshes of ``world_size / pp`` ranks (Paddle's
-    ``ProcessMesh(arange(world).reshape(pp, ...))``).
+    """``world_size``, ``pp``, ``mp`` and ``dp`` of an example's ``[parallel]`` against its
+    forward program: the meshes must hold exactly ranks 0 .. world_size-1; with ``pp > 1`` the
+    ranks must fall into ``pp`` disjoint stage meshes of ``world_size / pp`` ranks (Paddle's
+    ``ProcessMesh(arange(world).reshape(pp, ...))``), with ``pp = 1`` every op must run on a
+    mesh of every rank; the mesh dimensions that shard a parameter are tensor parallel (their
+    sizes multiply to at most ``mp``), those that shard only inputs are data parallel (at most
+    ``dp``).
 
     Raises:
         CheckError: naming the config file, the key and what the program has.
@@ -83,13 +88,66 @@ def check_parallel_config(program, parallel, config_file: str) -> None:
     if ranks != set(range(parallel.world_size)):
         raise CheckError(f"[parallel] world_size = {parallel.world_size}, but the program's "
                          f"process meshes hold ranks {_ranks_text(ranks)}", config_file)
+    size = parallel.world_size // parallel.pp
     if parallel.pp > 1:
-        size = parallel.world_size // parallel.pp
         stages = {mesh.process_ids for mesh in meshes if len(mesh.process_ids) == size}
         covered = {rank for ids in stages for rank in ids}
         if len(stages) != parallel.pp or covered != ranks:
             raise CheckError(f"[parallel] pp = {parallel.pp}, but the program has "
                              f"{len(stages)} stage mesh(es) of {size} rank(s) each", config_file)
+    else:
+        partial = sorted({op.dist_attr.mesh.process_ids for op in program.walk()
+                          if op.dist_attr is not None} - {tuple(sorted(ranks))})
+        if partial:
+            shown = ", ".join(f"[{', '.join(map(str, ids))}]" for ids in partial[:4])
+            raise CheckError(f"[parallel] pp = 1, but ops of the program run on process meshes "
+                             f"of part of the ranks ({shown}): pipeline stages; set pp to their "
+                             "number", config_file)
+    mp, dp = _sharding_degrees(program, size)
+    for key, found, what in (("mp", mp, "shard parameters (tensor parallel)"),
+                             ("dp", dp, "shard only inputs (data parallel)")):
+        if found > getattr(parallel, key):
+            raise CheckError(f"[parallel] {key} = {getattr(parallel, key)}, but the program's "
+                             f"stage meshes have dimensions of {found} rank(s) that {what}",
+                             config_file)
+
+
+def _sharding_degrees(program, stage_size: int) -> tuple[int, int]:
+    """(tensor-parallel, data-parallel) ranks of ``program``'s stage meshes (those of
+    ``stage_size`` ranks): the product of the sizes of the mesh dimensions that shard some
+    ``builtin.parameter``, and of those that shard some ``pd_op.data`` but no parameter."""
+    parameter_dims: dict = {}
+    input_dims: dict = {}
+    for op in program.walk():
+        if op.name not in ("builtin.parameter", "pd_op.data") or not op.results:
+            continue
+        t = op.results[0].type
+        if not isinstance(t, DistTensorType) or t.dist.mesh is None:
+            continue
+        mesh = t.dist.mesh
+        if len(mesh.process_ids) != stage_size:
+            continue
+        found = parameter_dims if op.name == "builtin.parameter" else input_dims
+        for mesh_dim in t.dist.dims_mapping:
+            if 0 <= mesh_dim < len(mesh.shape):
+                found[mesh_dim] = mesh.shape[mesh_dim]
+    mp = math.prod(parameter_dims.values())
+    dp = math.prod(size for dim, size in input_dims.items() if dim not in parameter_dims)
+    return mp, dp
+
+
+def check_schedule(schedule: str, vpp: int, where: str) -> None:
+    """The schedules that run model chunks (VPP, ZBVPP, ZBV) need ``vpp >= 2`` chunks per stage:
+    with ``vpp = 1`` no pass assigns chunk ids, and the run failed deep in the chain ("cannot
+    infer the chunk_id of op 39"). ``where``: the config file or the flag that chose it.
+
+    Raises:
+        CheckError: naming ``where``.
+    """
+    if schedule.lower() in ("vpp", "zbvpp", "zbv") and vpp < 2:
+        raise CheckError(f"schedule {schedule} interleaves model chunks and needs vpp >= 2 "
+                         f"chunks per stage, but vpp = {vpp} (use 1F1B, FThenB, Eager1F1B or "
+                         "ZBH1, or an example with vpp = 2)", where)
 
 
 def program_parameters(program) -> dict:
@@ -183,5 +241,7 @@ def check_example(example, skip_inputs=("learning_rate_0",)):
 
     forward = parse_program(example.forward_text, str(example.path / "forward.pir"))
     check_parallel_config(forward, example.parallel, str(example.path / "config.toml"))
+    check_schedule(example.parallel.schedule, example.parallel.vpp,
+                   str(example.path / "config.toml"))
     check_example_arrays(example, forward, example.parallel.micro_batches, skip_inputs)
     return forward

@@ -210,3 +210,42 @@ def test_nan_and_inf_in_the_config(mp2, capsys, section, key, value):
     assert main(["run", str(mp2)]) == 1
     err = capsys.readouterr().err
     assert f"[{section}] {key} must be a finite" in err and "Traceback" not in err
+
+
+def _copy(tmp_path, name):
+    copy = tmp_path / name
+    shutil.copytree(EXAMPLES / name, copy)
+    return copy
+
+
+@pytest.mark.parametrize("name, degrees, message", [
+    # breaker item 8: dp2 with mp = 2, dp = 1 said OK
+    ("dp2", dict(mp=2, dp=1), "dp = 1, but the program's stage meshes have dimensions of 2 "
+                              "rank(s) that shard only inputs"),
+    ("mp2", dict(mp=1, dp=2), "mp = 1, but the program's stage meshes have dimensions of 2 "
+                              "rank(s) that shard parameters"),
+    # it said "4 micro-batches need a pipeline schedule"
+    ("pp2_1f1b", dict(pp=1, dp=2), "pp = 1, but ops of the program run on process meshes of "
+                                   "part of the ranks ([0], [1])"),
+    # it said "cannot infer the chunk_id of op 39"
+    ("pp2_vpp2", dict(vpp=1), "schedule VPP interleaves model chunks and needs vpp >= 2"),
+])
+def test_config_contradicting_the_program(tmp_path, capsys, name, degrees, message):
+    example = _copy(tmp_path, name)
+    _set_parallel(example, **degrees)
+    assert main(["run", str(example)]) == 1
+    err = capsys.readouterr().err
+    assert str(example / "config.toml") in err and message in err, err
+
+
+def test_schedule_flag_needing_chunks(capsys):
+    assert main(["run", str(EXAMPLES / "pp2_1f1b"), "--schedule", "VPP"]) == 1
+    err = capsys.readouterr().err
+    assert "--schedule" in err and "needs vpp >= 2" in err and "chunk_id" not in err
+
+
+def test_every_example_agrees_with_its_config():
+    from rulepass.checks import check_example
+
+    for config in sorted(EXAMPLES.glob("*/config.toml")):
+        check_example(load_example(config.parent))

@@ -88,7 +88,7 @@ def _run_example(args) -> int:
 
     from rich.progress import Progress
 
-    from rulepass.checks import check_example
+    from rulepass.checks import check_example, check_schedule
     from rulepass.cli.passes import IRDumps
     from rulepass.engine.files import check_output_dir
     from rulepass.example import ExampleError, load_example
@@ -113,6 +113,8 @@ def _run_example(args) -> int:
     example = load_example(args.example)
     example.steps_to_run(args.steps)  # --steps beyond data.npz fails before anything runs
     check_example(example)  # data.npz holds the global batch, whatever --micro-batches says
+    if args.schedule is not None:
+        check_schedule(args.schedule, example.parallel.vpp, "--schedule")
     if args.out:
         from rulepass.outputs import check_out_folder
 
