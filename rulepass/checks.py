@@ -1,8 +1,8 @@
 """Checks of what the user asks for against what the program holds, made before any work so that
 a wrong question is an error rather than a silent empty answer (issue 18):
 
-- a pass's ``rank`` param must be one of the ranks of the program's process meshes
-  (``rewrite --pass prune_other_ranks -p rank=99`` printed an empty program);
+- (a pass's ``rank`` param and degrees are checked by the engine for every caller:
+  ``engine/paddle/param_checks.py``);
 - an example's ``world_size`` must be the number of ranks its program's meshes hold, and ``pp``
   must be the number of stage meshes (a 2-rank program run with ``world_size = 4, pp = 4`` said
   OK and reported pp=4's bubble);
@@ -20,6 +20,7 @@ import attrs
 
 from rulepass.engine.errors import RulepassError
 from rulepass.engine.ir.types import DistTensorType
+from rulepass.engine.paddle.param_checks import program_meshes, ranks_text
 
 
 class CheckError(RulepassError):
@@ -27,46 +28,6 @@ class CheckError(RulepassError):
     have, an input array of another dtype or shape."""
 
     kind = "error"
-
-
-def program_meshes(program) -> set:
-    """Every distinct process mesh of ``program``: of the ops' dist attributes and of the dist
-    types of their results and of the kwargs (one walk; linear in the program)."""
-    meshes = set()
-    for op in program.walk():
-        if op.dist_attr is not None:
-            meshes.add(op.dist_attr.mesh)
-        for value in op.results:
-            if isinstance(value.type, DistTensorType) and value.type.dist.mesh is not None:
-                meshes.add(value.type.dist.mesh)
-    return meshes
-
-
-def program_ranks(program) -> set:
-    """The ranks of ``program``'s process meshes (empty for a dense program)."""
-    return {rank for mesh in program_meshes(program) for rank in mesh.process_ids}
-
-
-def _ranks_text(ranks) -> str:
-    ranks = sorted(ranks)
-    shown = ", ".join(map(str, ranks[:16])) + (", ..." if len(ranks) > 16 else "")
-    return f"{shown} ({len(ranks)} rank{'s' if len(ranks) != 1 else ''})"
-
-
-def check_pass_params(program, pass_name: str, params: dict, filename: str) -> None:
-    """A ``rank`` param of pass ``pass_name`` must name a rank of ``program``'s meshes (a dense
-    program, with no mesh, takes any rank).
-
-    Raises:
-        CheckError: naming the rank, the program's ranks and the file.
-    """
-    rank = params.get("rank")
-    if not isinstance(rank, int) or isinstance(rank, bool):
-        return
-    ranks = program_ranks(program)
-    if ranks and rank not in ranks:
-        raise CheckError(f"pass {pass_name}: rank={rank} is not a rank of the program, whose "
-                         f"process meshes hold ranks {_ranks_text(ranks)}", filename)
 
 
 def check_parallel_config(program, parallel, config_file: str) -> None:
@@ -87,7 +48,7 @@ def check_parallel_config(program, parallel, config_file: str) -> None:
         return
     if ranks != set(range(parallel.world_size)):
         raise CheckError(f"[parallel] world_size = {parallel.world_size}, but the program's "
-                         f"process meshes hold ranks {_ranks_text(ranks)}", config_file)
+                         f"process meshes hold ranks {ranks_text(ranks)}", config_file)
     size = parallel.world_size // parallel.pp
     if parallel.pp > 1:
         stages = {mesh.process_ids for mesh in meshes if len(mesh.process_ids) == size}

@@ -188,7 +188,6 @@ def _register_rewrite(sub) -> None:
 
 
 def _run_rewrite(args) -> int:
-    from rulepass.checks import check_pass_params
     from rulepass.cli.inputs import UsageError, load_program
     from rulepass.cli.passes import IRDumps, parse_params, plan_steps, run_steps, split_names
     from rulepass.engine.api import load_rules
@@ -207,8 +206,7 @@ def _run_rewrite(args) -> int:
     rules = load_rules(args.rules, installed=True)
     program = load_program(args.program)
     steps = plan_steps(rules, names, params)
-    for cpass, resolved in steps:
-        check_pass_params(program, cpass.name, resolved, args.program)
+    rules.check_steps(program, steps)  # a rank the program does not have, a degree below 1
     if args.explain:
         rule, sep, position = args.explain.rpartition("@")
         if not sep or not rule or not position.lstrip("-").isdigit():
