@@ -60,7 +60,8 @@ def test_a_project_error_is_one_line_not_a_traceback():
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("ranks, scenario", [(3, "stop_collective"), (2, "stop_recv")])
+@pytest.mark.parametrize("ranks, scenario", [(3, "stop_collective"), (2, "stop_recv"),
+                                              (2, "stop_setup"), (3, "stop_setup")])
 def test_a_stopped_rank_ends_the_job_naming_it(ranks, scenario):
     # issue 18: a SIGSTOPped rank hung the job forever; now the others give up after the
     # configured timeout (3 s here; 60 s by default) and name the rank that did not arrive

@@ -15,7 +15,8 @@ probes, polled until `timeout` seconds (default 60, as the local backend; `RULEP
 or the constructor's `timeout` change it). A rank that runs out raises `CommTimeoutError` naming
 the ranks that did not arrive: the peer of a message, or, for a collective, the members that did
 not answer the "arrived" notice the waiting members send each other then. `run_mpi` then aborts
-the job, so a stopped (SIGSTOP) or dead peer ends it within about `timeout` seconds.
+the job, so a stopped (SIGSTOP) or dead peer ends it within about `timeout` seconds. Setting a
+communicator up is bounded too (`wait_for_every_rank` before `Dup` and `Split`).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from rulepass.engine.errors import RulepassError
 from rulepass.runtime.comm.collectives import (CommTimeoutError, CommunicationError, Communicator,
                                                comm_timeout, key_to_tag)
 
-__all__ = ["MpiCommunicator", "mpi_module", "run_mpi"]
+__all__ = ["MpiCommunicator", "mpi_module", "run_mpi", "wait_for_every_rank"]
 
 _MPI_OPS = {"sum": "SUM", "avg": "SUM", "max": "MAX", "min": "MIN", "prod": "PROD"}
 
@@ -50,6 +51,42 @@ def mpi_module():
             "the mpi backend needs mpi4py: pip install 'rulepass[mpi]' and start under mpiexec"
         ) from error
     return MPI
+
+
+def wait_for_every_rank(world: Any, timeout: float, what: str = "set up the communicator"
+                        ) -> None:
+    """Return once every rank of ``world`` has reached this call, or raise after ``timeout``
+    seconds naming those that did not: the collectives that set a communicator up (``Dup``,
+    ``Split``) block without a bound, so a rank stopped (SIGSTOP) before them hung the job
+    forever. Each rank sends every other a small "arrived" message and polls for theirs.
+
+    Raises:
+        CommTimeoutError: naming the ranks that did not arrive and this rank, which waited.
+    """
+    rank, size = world.Get_rank(), world.Get_size()
+    if size == 1:
+        return
+    tag = key_to_tag(("arrived", "setup"))
+    notice = np.array([rank], dtype=np.int64)
+    others = [r for r in range(size) if r != rank]
+    requests = [world.Isend(notice, dest=r, tag=tag) for r in others]
+    heard: set[int] = set()
+    deadline = time.monotonic() + timeout
+    pause = 0.0
+    while len(heard) < len(others):
+        for r in others:
+            if r not in heard and world.Iprobe(source=r, tag=tag):
+                world.Recv(np.empty(1, dtype=np.int64), source=r, tag=tag)
+                heard.add(r)
+        if len(heard) == len(others):
+            break
+        if time.monotonic() > deadline:
+            raise CommTimeoutError(f"waited {timeout:g} s for every rank to {what}", rank,
+                                   [r for r in others if r not in heard])
+        time.sleep(pause)
+        pause = min(pause * 2 or 1e-5, 1e-3)
+    for request in requests:  # every peer has arrived: its receive matches ours at once
+        request.Wait()
 
 
 class MpiCommunicator(Communicator):
@@ -69,6 +106,7 @@ class MpiCommunicator(Communicator):
         self._calls: dict[tuple[int, ...], int] = defaultdict(int)
         world = MPI.COMM_WORLD if comm is None else comm
         super().__init__(world.Get_rank(), world.Get_size())
+        wait_for_every_rank(world, self.timeout)  # Dup and Split below wait without a bound
         self._comm = world.Dup()
         self._subcomms: dict[tuple[int, ...], Any] = {}
         self._pending: list[tuple[Any, np.ndarray]] = []
