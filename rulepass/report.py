@@ -127,7 +127,7 @@ def print_report(console: Console, name: str, report: Report) -> None:
                           f"{first['step']}; {report.localize['diverged']} op runs diverge in all",
                           markup=False, highlight=False, soft_wrap=True)
             for item in first.get("unchecked_inputs", []):
-                console.print(f"  it reads {item}, which has no single-device counterpart",
+                console.print(f"  it reads {item}",
                               markup=False, highlight=False, soft_wrap=True)
     source = ("Paddle's reference and the single-device run" if report.paddle is not None
               else "the single-device run (no reference.json)")
