@@ -61,7 +61,7 @@ def nesting_message(what: str = "attribute value") -> str:
 
 
 _BRACKET_OR_QUOTE = re.compile(r'[\[\]{}"]')
-_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')  # linear, constant memory (scan.STRING)
 
 
 def first_too_deep(text: str, limit: int = MAX_NESTING) -> int | None:
