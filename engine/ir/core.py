@@ -15,8 +15,8 @@ once to the program's :class:`Observer` (:meth:`Program.observe`), the way MLIR'
 ``notifyOperationModified``) and xDSL's ``PatternRewriterListener`` feed a rewrite driver.
 
 Ops of a block form a doubly linked list with integer order keys, so "is a before b" is O(1) and
-inserting or erasing is O(1) amortised (keys are renumbered when a gap closes).
-Value names (``%3``) are not stored: the printer assigns them.
+inserting or erasing is O(1) amortised (keys are renumbered when a gap closes); every block knows
+its program in O(1). Value names (``%3``) are not stored: the printer assigns them.
 """
 
 from __future__ import annotations
@@ -39,8 +39,7 @@ class Use:
     __slots__ = ("op", "index")
 
     def __init__(self, op: "Operation", index: int):
-        self.op = op
-        self.index = index
+        self.op, self.index = op, index
 
     def __repr__(self) -> str:
         return f"Use({self.op.name}, {self.index})"
@@ -81,9 +80,7 @@ class Value:
         if len(self._uses) == 1:
             for use in self._uses:
                 return [use.op]
-        seen = {}
-        for u in self._uses:
-            seen[id(u.op)] = u.op
+        seen = {id(u.op): u.op for u in self._uses}
         return sorted(seen.values(), key=lambda o: o.position_key())
 
     def replace_all_uses_with(self, new: "Value | None") -> None:
@@ -106,9 +103,7 @@ class Value:
     def _program(self) -> "Program | None":
         if self.owner is not None:
             b = self.owner.block
-            if b is None:
-                return None
-            return b._program if b._program is not None else b.program  # top block: direct
+            return b._program if b is not None else None
         return self._kw_program
 
     def __repr__(self) -> str:
@@ -139,7 +134,7 @@ class Operation:
         self.regions: list[Block] = []
         self.block: Block | None = None
         self._prev: Operation | None = None
-        self._next: Operation | None = None
+        self._next: Operation | None = None  # neighbours in the block, and the order key
         self._order = 0
 
     @classmethod
@@ -272,14 +267,13 @@ class Operation:
         """Attach ``block`` as the next region of this op."""
         block.parent_op = self
         self.regions.append(block)
+        _set_program(block, self.block._program if self.block is not None else None)
 
     @property
     def program(self) -> "Program | None":
         """The program this op belongs to, or ``None`` when detached."""
         b = self.block
-        if b is None:
-            return None
-        return b._program if b._program is not None else b.program  # a top block: direct
+        return b._program if b is not None else None
 
     @property
     def next_op(self) -> "Operation | None":
@@ -358,11 +352,25 @@ class Operation:
         return f"<Operation {self.name}>"
 
 
-class Block:
-    """A list of ops in program order, with arguments (rarely used in the programs we read).
+def _set_program(block: "Block", program: "Program | None") -> None:
+    """Make ``program`` the program of ``block`` and of the blocks nested in it; one that has it
+    already is skipped with its subtree (a block's program is its parent op's block's, always):
+    O(1) when nothing changes, a moved region op's subtree when it does."""
+    stack = [block]
+    while stack:
+        b = stack.pop()
+        b._program = program
+        op = b._first
+        while op is not None:
+            for region in op.regions:
+                if region._program is not program:
+                    stack.append(region)
+            op = op._next
 
-    ``program`` is set for the top block and inherited by nested blocks through ``parent_op``.
-    """
+
+class Block:
+    """A list of ops in program order, with arguments (rarely used in the programs we read);
+    ``program`` is kept on every block, nested ones too (see :func:`_set_program`)."""
 
     __slots__ = ("_first", "_last", "_count", "parent_op", "_program", "args", "__weakref__")
 
@@ -376,24 +384,14 @@ class Block:
 
     @property
     def program(self) -> "Program | None":
-        """The program holding this block."""
-        b = self
-        while b._program is None and b.parent_op is not None:
-            pb = b.parent_op.block
-            if pb is None:
-                return None
-            b = pb
-        return b._program
+        """The program holding this block (None when detached), in O(1) at any depth (walking
+        up the parents made sweeps over deep regions quadratic): see :func:`_set_program`."""
+        return self._program
 
     @property
     def ops(self) -> list[Operation]:
         """The ops of this block, in order (a snapshot list)."""
-        out = []
-        op = self._first
-        while op is not None:
-            out.append(op)
-            op = op._next
-        return out
+        return list(self)
 
     def __iter__(self) -> Iterator[Operation]:
         op = self._first
@@ -438,6 +436,8 @@ class Block:
             raise ValueError(f"{op.name} is already in a block")
         op.block = self
         op._prev, op._next = prev, nxt
+        for region in op.regions:
+            _set_program(region, self._program)
         if prev is None:
             self._first = op
         else:
@@ -489,6 +489,8 @@ class Block:
         op._drop_operand_uses()
         op.block = None
         op._prev = op._next = None
+        for region in op.regions:
+            _set_program(region, None)
         if record and prog is not None:
             prog._record(lambda: self._link(op, prev, nxt, record=False))
 
@@ -513,7 +515,7 @@ class Program(Journaled):
 
     def __init__(self, block: Block | None = None, kwargs=None, process_groups=None):
         self.block = block if block is not None else Block()
-        self.block._program = self
+        _set_program(self.block, self)
         self.kwargs: list[Value] = list(kwargs or [])
         for kw in self.kwargs:
             kw._kw_program = self
@@ -524,8 +526,7 @@ class Program(Journaled):
 
     @contextlib.contextmanager
     def observe(self, observer: Observer):
-        """Report every mutation to ``observer`` while the ``with`` block runs (then the observer
-        installed before, if any, is back)."""
+        """Report every mutation to ``observer`` in the ``with`` block (then the one before)."""
         outer = self.observer
         self.observer = observer
         try:
@@ -555,8 +556,7 @@ class Program(Journaled):
         return self.process_groups.get(ring_id)
 
     def add_kwarg(self, value: Value, index: int | None = None) -> Value:
-        """Add kwarg ``value`` (made by :func:`make_kwarg`) at ``index`` (default: last);
-        journaled."""
+        """Add kwarg ``value`` (:func:`make_kwarg`) at ``index`` (default: last); journaled."""
         index = len(self.kwargs) if index is None else index
         self.kwargs.insert(index, value)
         value._kw_program = self
