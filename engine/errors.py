@@ -55,6 +55,26 @@ def caret_block(source_line: str | None, col: int | None) -> str:
     return text
 
 
+def odd_character(ch: str) -> str | None:
+    """A message for a character that looks like nothing or like a space but is not one the
+    formats take (both parsers' syntax errors use it): a non-ASCII space such as U+00A0 (which
+    editors and web pages put in indentation), an invisible format character (U+200B, a byte
+    order mark), a control character; None for any other character."""
+    import unicodedata
+
+    if not ch or ch in " \t\n\r" or ch.isascii() and ch.isprintable():
+        return None
+    code = f"U+{ord(ch):04X}"
+    name = unicodedata.name(ch, "")
+    named = f"{code} ({name})" if name else code
+    category = unicodedata.category(ch)
+    if category in ("Zs", "Zl", "Zp"):
+        return f"a non-ASCII space {named}: indent and separate with ASCII spaces"
+    if category in ("Cf", "Cc", "Cn", "Co"):
+        return f"an invisible character {named}: delete it"
+    return None
+
+
 def program_context(lines: list[str], index: int, radius: int = 2) -> str:
     """Printed program lines `index-radius .. index+radius`, the line at `index` marked with `>`.
 

@@ -156,7 +156,7 @@ def check_example_arrays(example, program, micro_batches: int, skip_inputs=()) -
     (its forward program): every key names a parameter or input of the program, with its dtype
     and global shape (data: ``[steps, micro_batches × batch, ...]``: the program's input is one
     micro-batch); ``params_final.npz``, when present, holds every parameter ``params.npz`` gives
-    (a final check of 1 of 10 parameters is no check).
+    (a final check of 1 of 10 parameters is no check); ``data.npz`` holds every input.
 
     Raises:
         CheckError: naming the file and the key.
@@ -177,6 +177,11 @@ def check_example_arrays(example, program, micro_batches: int, skip_inputs=()) -
         raise CheckError(f"no final value for parameter(s) {', '.join(map(repr, missing))} "
                          "(every parameter of params.npz is compared after the run)",
                          str(root / "params_final.npz"))
+    absent = sorted(set(inputs) - set(example.data))
+    if absent:
+        raise CheckError(f"no array for the program's input(s) {', '.join(map(repr, absent))} "
+                         f"(it has: {', '.join(map(repr, sorted(example.data))) or 'none'})",
+                         str(root / "data.npz"))
     for key, array in example.data.items():
         if key not in inputs:
             raise CheckError(f"{key!r} is not an input (pd_op.data) of the program (inputs: "

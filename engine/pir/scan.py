@@ -20,6 +20,7 @@ from rulepass.engine.ir.types import (
     DenseTensorType,
     DistTensorType,
     OperationDistAttr,
+    dimension_problem,
     Partial,
     ProcessMesh,
     Replicate,
@@ -231,6 +232,9 @@ def _shape_and_dtype(sc: Scanner):
         m = _INT.match(sc.s, sc.i)
         if m and sc.s.startswith("x", m.end()):
             dims.append(sc.integer("a dimension"))
+            problem = dimension_problem(dims[-1])
+            if problem:  # at the dimension, not at the type
+                raise ScanFailure(problem, m.start(), semantic=True)
             sc.i = m.end() + 1
             continue
         break
