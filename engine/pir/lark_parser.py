@@ -26,7 +26,7 @@ from rulepass.engine.errors import ParseError, match_label, odd_character
 from rulepass.engine.errors import describe_expected as _describe_expected
 from rulepass.engine.ir.core import Block, Operation, Program, make_kwarg
 from rulepass.engine.limits import MAX_NESTING, LimitExceeded, first_too_deep, int64, nesting_message
-from rulepass.engine.pir.scan import first_duplicate
+from rulepass.engine.pir.scan import first_duplicate, group_problem
 from rulepass.engine.ir.types import (
     ELEMENT_TYPES,
     NULL_TYPE,
@@ -363,10 +363,9 @@ class ProgramBuilder(Transformer):
 
     @v_args(meta=True)
     def process_group(self, meta, c):
-        if not c[1]:
-            raise _at(meta, f"process_group {c[0]} has no ranks")
-        if c[0] in self.groups:
-            raise _at(meta, f"process_group {c[0]} is given twice")
+        problem = group_problem(c[0], tuple(c[1]), self.groups)
+        if problem:
+            raise _at(meta, problem)
         self.groups.add(c[0])
         return (c[0], tuple(c[1]))
 

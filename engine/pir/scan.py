@@ -429,6 +429,23 @@ def first_duplicate(items) -> str | None:
     return None
 
 
+def group_problem(ring_id: int, ranks: tuple, seen) -> str | None:
+    """What is wrong with the header ``process_group ring_id : [ranks]`` after the ring ids
+    ``seen``, or None; both parsers ask it, in this order (one format, one answer): a ring id
+    given twice, no ranks, a negative rank, a rank given twice."""
+    if ring_id in seen:
+        return f"process_group {ring_id} is given twice"
+    if not ranks:
+        return f"process_group {ring_id} has no ranks"
+    negative = [r for r in ranks if r < 0]
+    if negative:
+        return f"process_group {ring_id} has rank {negative[0]}; ranks are >= 0"
+    if len(set(ranks)) != len(ranks):
+        twice = next(r for k, r in enumerate(ranks) if r in ranks[:k])
+        return f"process_group {ring_id} lists rank {twice} twice"
+    return None
+
+
 def scan_attr_dict(sc: Scanner) -> list[tuple[str, object]]:
     sc.expect("{", "'{' opening the attributes")
     items = []
