@@ -105,7 +105,9 @@ def check_schedule(schedule: str, vpp: int, where: str) -> None:
     Raises:
         CheckError: naming ``where``.
     """
-    if schedule.lower() in ("vpp", "zbvpp", "zbv") and vpp < 2:
+    from rulepass.runtime.schedules import CHUNKED_SCHEDULES
+
+    if schedule.lower() in (s.lower() for s in CHUNKED_SCHEDULES) and vpp < 2:
         raise CheckError(f"schedule {schedule} interleaves model chunks and needs vpp >= 2 "
                          f"chunks per stage, but vpp = {vpp} (use 1F1B, FThenB, Eager1F1B or "
                          "ZBH1, or an example with vpp = 2)", where)

@@ -36,8 +36,8 @@ import numpy as np
 
 from rulepass.engine.errors import RulepassError
 from rulepass.engine.files import read_json, read_npz, read_text
+from rulepass.runtime.schedules import SCHEDULES  # one table: a new schedule is one entry there
 
-SCHEDULES = ("FThenB", "1F1B", "Eager1F1B", "VPP", "ZBH1", "ZBVPP", "ZBV")
 KNOWN = {
     "parallel": {"world_size", "pp", "vpp", "mp", "dp", "schedule", "micro_batches",
                  "seg_method"},

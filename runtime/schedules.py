@@ -275,6 +275,10 @@ SCHEDULES: dict[str, Callable[[int, int, int, int], list[Job]]] = {
 }
 """Schedule name (as in Paddle's `pipeline_scheduler_<name>` pass) -> job list builder."""
 
+#: The schedules that run model chunks (vpp >= 2 per stage; with one chunk they have nothing to
+#: interleave, and no pass assigns chunk ids).
+CHUNKED_SCHEDULES = ("VPP", "ZBVPP", "ZBV")
+
 
 def _schedule(name: str) -> Callable[[int, int, int, int], list[Job]]:
     for known, builder in SCHEDULES.items():
@@ -304,7 +308,7 @@ def _check(schedule: str, pp: int, stage: int, micro_batches: int, vpp: int) -> 
                             f"{micro_batches * vpp} forward jobs per stage; at most "
                             f"{MAX_STAGE_JOBS} (a step of so many micro-batches is no pipeline "
                             "anyone runs, and its job list would take minutes and gigabytes)")
-    if vpp != 1 and _schedule(schedule) not in (_vpp, _zbvpp, _zbv):
+    if vpp != 1 and _schedule(schedule) not in (SCHEDULES[k] for k in CHUNKED_SCHEDULES):
         raise ScheduleError(f"{schedule} has one model chunk per stage; --vpp {vpp} needs --schedule VPP"
                             ", ZBVPP or ZBV")
 
