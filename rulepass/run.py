@@ -92,6 +92,9 @@ class Report:
     tensor_errors: dict = attrs.field(factory=dict)
     #: what the run could not check, one sentence each (a short run's final parameters)
     unchecked: list = attrs.field(factory=list)
+    #: reference label ("Paddle", "single device") -> the parameters that passed by the
+    #: per-tensor rule only (their elementwise error is over rtol: the verdict says so)
+    per_tensor: dict = attrs.field(factory=dict)
 
 
 @attrs.define
@@ -178,6 +181,8 @@ class RankRecord:
     tensor_errors: dict = attrs.field(factory=dict)
     #: this rank's pieces of the parameters after training (for ``--out``'s params_final.npz)
     final_params: dict = attrs.field(factory=dict)
+    #: reference label -> the parameters within tolerance per tensor only (not elementwise)
+    per_tensor: dict = attrs.field(factory=dict)
 
 
 class RankSetup:
@@ -236,10 +241,11 @@ class RankSetup:
     def rank_program(self) -> RankProgram:
         return RankProgram(self.compiled.program, self.scope, self.feeds, stage=self.stage)
 
-    def compare_params(self, finals: dict) -> tuple[dict, dict, dict]:
-        """({name: relative error}, {name: within tolerance}, {name: per-tensor error}) of this
-        rank's parameters against the rank's pieces of the global arrays ``finals``."""
-        errors, ok, tensor_errors = {}, {}, {}
+    def compare_params(self, finals: dict) -> tuple[dict, dict, dict, list]:
+        """({name: relative error}, {name: within tolerance}, {name: per-tensor error}, [names
+        within tolerance per tensor only]) of this rank's parameters against the rank's pieces
+        of the global arrays ``finals``."""
+        errors, ok, tensor_errors, per_tensor = {}, {}, {}, []
         for name, value in self.scope.items():
             if name not in finals:
                 continue
@@ -250,16 +256,19 @@ class RankSetup:
             tensor_errors[name] = tensor_error(value, ref)
             # Elementwise, or tensor-wise (max|diff| <= atol + rtol·max|ref|): float32 noise of
             # 6e-12 on a bias entry of 2e-7 is no mismatch when the bias's scale is 1e-2.
-            ok[name] = (within(value, ref, self.example.rtol, self.example.atol)
-                        or tensor_within(value, ref, self.example.rtol, self.example.atol))
-        return errors, ok, tensor_errors
+            elementwise = within(value, ref, self.example.rtol, self.example.atol)
+            ok[name] = elementwise or tensor_within(value, ref, self.example.rtol,
+                                                    self.example.atol)
+            if ok[name] and not elementwise:
+                per_tensor.append(name)
+        return errors, ok, tensor_errors, per_tensor
 
     def record(self, single_params: dict | None = None) -> RankRecord:
         """This rank's report after training; ``single_params``: the single-device run's final
         parameters (float32), compared too."""
-        errors, ok, tensor_errors = self.compare_params(self.example.final_params)
+        errors, ok, tensor_errors, per_tensor = self.compare_params(self.example.final_params)
         # the parameters only: the single-device scope also holds gradient-merge buffers
-        single_errors, single_ok, _ = self.compare_params(
+        single_errors, single_ok, _, single_per_tensor = self.compare_params(
             {k: v for k, v in (single_params or {}).items() if k in self.example.params})
         applied: dict = {}
         trace = []
@@ -274,7 +283,8 @@ class RankSetup:
         final = {name: np.asarray(value) for name, value in self.scope.items()
                  if name in self.example.params}
         return RankRecord(self.rank, errors, ok, applied, print_program(self.compiled.program),
-                          trace, single_errors, single_ok, tensor_errors, final)
+                          trace, single_errors, single_ok, tensor_errors, final,
+                          {"Paddle": per_tensor, "single device": single_per_tensor})
 
 
 def compile_all(example: Example, options: RunOptions, ranks, single_steps: int | None = None
@@ -322,6 +332,7 @@ def summarize(example: Example, result: RunResult) -> Report:
     tensor_errors: dict = {}
     params_ok = True
     rules: dict = {}
+    per_tensor: dict = {}
     for record in result.records:
         params_ok = (params_ok and all(record.param_ok.values())
                      and all(record.single_ok.values()))
@@ -331,6 +342,8 @@ def summarize(example: Example, result: RunResult) -> Report:
             single_errors[name] = _worst(single_errors.get(name, 0.0), error)
         for name, error in record.tensor_errors.items():
             tensor_errors[name] = _worst(tensor_errors.get(name, 0.0), error)
+        for label, names in record.per_tensor.items():
+            per_tensor.setdefault(label, set()).update(names)
         for pass_name, applied in record.applied.items():
             per_pass = rules.setdefault(pass_name, {})
             for rule, count in applied.items():
@@ -346,6 +359,7 @@ def summarize(example: Example, result: RunResult) -> Report:
         unchecked.append(f"final parameters vs Paddle: params_final.npz holds them after {full} "
                          f"steps, this run made {len(losses)}")
         param_errors, tensor_errors = {}, {}
+        per_tensor.pop("Paddle", None)
         params_ok = all(all(record.single_ok.values()) for record in result.records)
     if paddle is not None and len(paddle) < len(losses):
         unchecked.append(f"losses of steps {len(paddle)}..{len(losses) - 1} vs Paddle: "
@@ -366,7 +380,8 @@ def summarize(example: Example, result: RunResult) -> Report:
                   result.comm, bubble, example.rtol, ok,
                   "paddle" if paddle is not None else "single_device", paddle, single,
                   single_errors, result.localize, example.atol,
-                  tensor_errors=tensor_errors, unchecked=unchecked)
+                  tensor_errors=tensor_errors, unchecked=unchecked,
+                  per_tensor={k: sorted(v) for k, v in per_tensor.items() if v})
 
 
 def _worst(a: float, b: float) -> float:

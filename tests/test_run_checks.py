@@ -249,3 +249,20 @@ def test_every_example_agrees_with_its_config():
 
     for config in sorted(EXAMPLES.glob("*/config.toml")):
         check_example(load_example(config.parent))
+
+
+def test_the_verdict_names_the_per_tensor_rule_when_it_decided(mp2, capsys):
+    # breaker item 22: "worst rel. error 1.1e-05" beside "OK: every ... parameter within rtol
+    # 1e-05", when a parameter passed by the per-tensor rule only
+    def nudge(arrays):
+        bias = arrays["linear_0.b_0.dist"].astype(np.float64)
+        k = int(np.argmin(np.abs(bias)))
+        bias[k] += 5e-6 * np.max(np.abs(bias))  # within rtol per tensor, not elementwise
+        arrays["linear_0.b_0.dist"] = bias.astype(np.float32)
+
+    _rewrite_npz(mp2 / "params_final.npz", nudge)
+    assert main(["run", str(mp2)]) == 0
+    out = capsys.readouterr().out
+    assert "within tolerance per tensor only: linear_0.b_0.dist" in out
+    verdict = next(line for line in out.splitlines() if line.startswith("OK"))
+    assert "per tensor for linear_0.b_0.dist" in verdict
