@@ -472,23 +472,29 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
     on rank 0, ``None`` on the other ranks. A failing rank aborts the whole job (``run_mpi``).
     ``--localize`` needs the local backend (its order of observations spans the ranks' threads)."""
     from rulepass.runtime.comm.backends import backend
-    from rulepass.runtime.comm.mpi import mpi_module, run_mpi
+    from rulepass.runtime.comm.mpi import agreed, mpi_module, run_mpi
 
-    if options.localize:
-        raise ExampleError("--localize runs every rank on threads: use --backend local")
     MPI = mpi_module()  # a clear CommunicationError without mpi4py
-    chosen = backend(options.backend)  # a clear RuntimeFailure when what it needs is missing
     world = MPI.COMM_WORLD
     par = example.parallel
-    if world.Get_size() != par.world_size:
-        raise ExampleError(f"{example.path}: world_size is {par.world_size} but mpiexec started "
-                           f"{world.Get_size()} processes (use mpiexec -n {par.world_size})")
     rank = world.Get_rank()
     schedule = options.schedule or par.schedule
     micro_batches = options.micro_batches or par.micro_batches
     steps = example.steps_to_run(options.steps)
-    compiled, types, single = compile_all(example, options, [rank], steps)
-    setup = RankSetup(example, compiled[rank], types, schedule, micro_batches)
+
+    def prepare():  # every rank alike: an error they all hit is reported once, by rank 0
+        if options.localize:
+            raise ExampleError("--localize runs every rank on threads: use --backend local")
+        chosen = backend(options.backend)  # a clear RuntimeFailure when something is missing
+        if world.Get_size() != par.world_size:
+            raise ExampleError(f"{example.path}: world_size is {par.world_size} but mpiexec "
+                               f"started {world.Get_size()} processes (use mpiexec -n "
+                               f"{par.world_size})")
+        compiled, types, single = compile_all(example, options, [rank], steps)
+        return chosen, compiled, single, RankSetup(example, compiled[rank], types, schedule,
+                                                   micro_batches)
+
+    chosen, compiled, single, setup = agreed(prepare, world)
     groups = compiled[rank].program.process_groups
     xp, factory = chosen.array_module(), chosen.communicator()
     if xp is not None:

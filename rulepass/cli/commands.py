@@ -98,29 +98,40 @@ def _run_example(args) -> int:
     from rulepass.runtime.comm.backends import BACKENDS
     from rulepass.runtime.trace import job_counts
 
-    if args.micro_batches is not None and args.micro_batches < 1:
-        raise ExampleError(f"--micro-batches must be at least 1, got {args.micro_batches}")
     if len(args.add_pass) != len(args.after):  # wrong usage: exit 2, as argparse's own errors
         print(f"rulepass run: every --add-pass needs its --after (got {len(args.add_pass)} "
               f"--add-pass, {len(args.after)} --after)", file=sys.stderr)
         return 2
-    if args.comm_timeout is not None:
-        if not args.comm_timeout > 0:
-            raise ExampleError(f"--comm-timeout must be a positive number of seconds, got "
-                               f"{args.comm_timeout:g}")
-        # every backend reads it (collectives.comm_timeout), MPI ranks from their environment
-        os.environ["RULEPASS_COMM_TIMEOUT"] = repr(args.comm_timeout)
-    example = load_example(args.example)
-    example.steps_to_run(args.steps)  # --steps beyond data.npz fails before anything runs
-    check_example(example)  # data.npz holds the global batch, whatever --micro-batches says
-    if args.schedule is not None:
-        check_schedule(args.schedule, example.parallel.vpp, "--schedule")
-    if args.out:
-        from rulepass.outputs import check_out_folder
 
-        check_out_folder(args.out, example.path)
-        check_output_dir(args.out, "--out folder")  # before the run, not after it
-    dumps = IRDumps(args.print_ir_after_all, args.dump_dir)
+    def prepare():
+        """Everything checked before the run (on every MPI rank alike)."""
+        if args.micro_batches is not None and args.micro_batches < 1:
+            raise ExampleError(f"--micro-batches must be at least 1, got {args.micro_batches}")
+        if args.comm_timeout is not None:
+            if not args.comm_timeout > 0:
+                raise ExampleError(f"--comm-timeout must be a positive number of seconds, got "
+                                   f"{args.comm_timeout:g}")
+            # every backend reads it (collectives.comm_timeout), MPI ranks from their environment
+            os.environ["RULEPASS_COMM_TIMEOUT"] = repr(args.comm_timeout)
+        example = load_example(args.example)
+        example.steps_to_run(args.steps)  # --steps beyond data.npz fails before anything runs
+        check_example(example)  # data.npz holds the global batch, whatever --micro-batches says
+        if args.schedule is not None:
+            check_schedule(args.schedule, example.parallel.vpp, "--schedule")
+        if args.out:
+            from rulepass.outputs import check_out_folder
+
+            check_out_folder(args.out, example.path)
+            check_output_dir(args.out, "--out folder")  # before the run, not after it
+        dumps = IRDumps(args.print_ir_after_all, args.dump_dir)
+        return example, dumps
+
+    if BACKENDS[args.backend].per_process:  # one report of an error every rank hits alike
+        from rulepass.runtime.comm.mpi import agreed
+
+        example, dumps = agreed(prepare)
+    else:
+        example, dumps = prepare()
     options = RunOptions(args.backend, args.steps, args.schedule, args.micro_batches,
                          tuple(args.rules), Path(args.out) if args.out else None,
                          args.localize, tuple(zip(args.add_pass, args.after)),

@@ -49,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except (RulepassError, InputError) as e:
-        print(str(e), file=sys.stderr)
+        if not getattr(e, "reported_elsewhere", False):  # an MPI rank other than 0: rank 0 did
+            print(str(e), file=sys.stderr)
         return 1
     except UsageError as e:
         parser.print_usage(sys.stderr)
