@@ -81,7 +81,8 @@ from .kernels.lean import lean_namespace
 from .kernels.operands import dtype_from_name
 from .kernels.registry import KERNELS
 from .loop import Observer, run_steps, run_steps_observed
-from .plan import OpStep, bound_call, bound_kernel, free_table, plan_op
+from .plan import (InputChecks, OpStep, SequencePlan, bound_call, bound_kernel, free_table,
+                   plan_op)
 from .unrolled import unroll
 from .structure_ops import STRUCTURE_OPS, persistable_data
 
@@ -242,7 +243,7 @@ class Executor:
         # Per op, what check_inputs must look at: data/parameter ops and kwarg operands.
         self._sources = [op.name in _SOURCE_OPS or any(
             v is not None and v.owner is None for v in op.operands) for op in self.ops]
-        self._plans: dict[tuple, _Plan] = {}
+        self._plans: dict[tuple, SequencePlan] = {}
         self._every_op = tuple(range(len(self.ops)))
         self._use_counts: dict[tuple, Counter] = {}
 
@@ -316,14 +317,14 @@ class Executor:
         # Environment copies the counts it is given
         return Environment(self._counts(key), measure_bytes=measure_bytes, made_for=key)
 
-    def _plan(self, indices: Iterable[int]) -> _Plan:
-        """The :class:`_Plan` of the ops at ``indices``, made once per distinct index sequence
+    def _plan(self, indices: Iterable[int]) -> SequencePlan:
+        """The :class:`~rulepass.runtime.plan.SequencePlan` of the ops at ``indices``, made once per distinct index sequence
         (a pipeline runs the same jobs every step)."""
         key = indices if isinstance(indices, tuple) else tuple(indices)
         plan = self._plans.get(key)
         if plan is None:
             steps = [self.steps[i] for i in key]
-            plan = _Plan(key, steps, self._input_checks(key), free_table(steps))
+            plan = SequencePlan(key, steps, self._input_checks(key), free_table(steps))
             self._plans[key] = plan
         return plan
 
@@ -331,7 +332,7 @@ class Executor:
         """What check_inputs verifies for the ops at ``key``, resolved once: per op that reads
         a data input, a parameter or a kwarg, ``(op, data name or None, persistable data,
         parameter name or None, kwargs)`` with ``kwargs`` its kwarg operands as ``(value,
-        name, persistable)`` (an :class:`_InputChecks`)."""
+        name, persistable)`` (an :class:`InputChecks`)."""
         checks = []
         for i in key:
             if not self._sources[i]:
@@ -343,7 +344,7 @@ class Executor:
                            if v is not None and v.owner is None)
             checks.append((op, data, op.name in ("pd_op.data", "pd_op.feed")
                            and persistable_data(op), parameter, kwargs))
-        return _InputChecks(checks)
+        return InputChecks(checks)
 
     def run(self, feeds: Mapping[str, Any] | None = None,
             scope: MutableMapping[str, Any] | None = None, **options) -> dict[str, Any]:
@@ -446,33 +447,6 @@ class Executor:
         stats.peak_live_bytes = env.peak_live_bytes
         stats.freed = env.freed
         return stats
-
-
-class _InputChecks(tuple):
-    """``Executor._input_checks``'s tuple, with ``required``: the data names and parameter
-    names the ops read (frozensets) and whether any op reads a kwarg."""
-
-    def __new__(cls, checks: list):
-        self = super().__new__(cls, checks)
-        self.required = (frozenset(c[1] for c in checks if c[1] is not None),
-                         frozenset(c[3] for c in checks if c[3] is not None),
-                         any(c[4] for c in checks))
-        return self
-
-
-class _Plan:
-    """The steps of one index sequence and what running them needs, made once: ``checks``
-    (what check_inputs looks at, ``Executor._input_checks``), ``frees`` (``plan.free_table``:
-    per step the values to drop, the peak of live values and the values freed, for a run with
-    an environment of its own), and for such runs their count and, once there have been
-    ``Executor.unroll_after`` of them, the steps unrolled (``unrolled.unroll``)."""
-
-    __slots__ = ("key", "steps", "checks", "frees", "runs", "unrolled")
-
-    def __init__(self, key: tuple, steps: list, checks: tuple, frees: tuple):
-        self.key, self.steps, self.checks, self.frees = key, steps, checks, frees
-        self.runs = 0
-        self.unrolled: Callable | None = None
 
 
 _PASSED_THROUGH = (ExecutionError, CommAbortedError)

@@ -38,7 +38,8 @@ from .structure_ops import STRUCTURE_OPS, persistable_data
 __all__ = ["STATIC_RESULT", "SCOPE_CELL", "NULL_CELL", "CONSTANT_OPS", "BIND_SINGLE", "BIND_PAIR",
            "BIND_IN_PLACE_AND_NULL", "BIND_SCOPE", "BIND_TABLE", "BIND_GENERAL", "OpStep",
            "bound_call", "bound_kernel", "plan_op", "static_operands", "free_table",
-           "bad_result", "bind_results", "read_inputs", "misfit"]
+           "bad_result", "bind_results", "read_inputs", "misfit", "InputChecks",
+           "SequencePlan"]
 
 # How a result is checked: by its static shape and dtype, by rank and dtype (a dynamic dim),
 # as a list (a vector), or not at all (a null result, or a type the executor does not check).
@@ -346,3 +347,31 @@ def free_table(steps: list[OpStep]) -> tuple[list[tuple], int, int]:
     return [tuple(f) for f in frees], peak, sum(len(f) for f in frees)
 
 
+class InputChecks(tuple):
+    """What the executor checks before running a sequence of ops (``Executor._input_checks``:
+    per op that reads a data input, a parameter or a kwarg, ``(op, data name, persistable,
+    parameter name, kwargs)``), with ``required``: the data names and parameter names the ops
+    read (frozensets) and whether any op reads a kwarg."""
+
+    def __new__(cls, checks: list):
+        self = super().__new__(cls, checks)
+        self.required = (frozenset(c[1] for c in checks if c[1] is not None),
+                         frozenset(c[3] for c in checks if c[3] is not None),
+                         any(c[4] for c in checks))
+        return self
+
+
+class SequencePlan:
+    """The steps of one index sequence (``key``: their positions in the program) and what
+    running them needs, made once: ``checks`` (:class:`InputChecks`), ``frees``
+    (:func:`free_table`: per step the values to drop, the peak of live values and the values
+    freed, for a run with an environment of its own), and for such runs their count and, once
+    there have been ``Executor.unroll_after`` of them, the steps unrolled
+    (``unrolled.unroll``)."""
+
+    __slots__ = ("key", "steps", "checks", "frees", "runs", "unrolled")
+
+    def __init__(self, key: tuple, steps: list, checks: tuple, frees: tuple):
+        self.key, self.steps, self.checks, self.frees = key, steps, checks, frees
+        self.runs = 0
+        self.unrolled: Callable | None = None
