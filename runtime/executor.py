@@ -198,7 +198,10 @@ class Executor:
             ``observer`` attribute. None (the default) costs nothing.
 
     The program is planned when the executor is built (:mod:`rulepass.runtime.plan`): each op's
-    kernel or handler, operands, freeing and result checks are resolved once, in ``steps``.
+    kernel or handler, operands, freeing and result checks are resolved once, in ``steps``. The
+    loop of :mod:`rulepass.runtime.loop` runs them; from the second run of the same ops in an
+    environment of their own (``unroll_after``), one closure per op does
+    (:mod:`rulepass.runtime.unrolled`), with the same results and errors.
 
     Raises:
         UnsupportedOpError: an op has no handler (listed with its line), before anything runs.

@@ -187,6 +187,7 @@ def test_cli_prints_the_jobs_each_rank_ran_and_traces_b_and_w(tmp_path):
 
 @pytest.mark.mpi
 @pytest.mark.parametrize("name, args", [("pp2_1f1b", ["--schedule", "ZBH1"]),
+                                        ("dp2_pp2", ["--schedule", "ZBH1"]),
                                         ("pp2_vpp2", ["--schedule", "ZBVPP", "--micro-batches", "2"])])
 def test_zero_bubble_examples_under_mpiexec(name, args):
     pytest.importorskip("mpi4py")
@@ -195,7 +196,8 @@ def test_zero_bubble_examples_under_mpiexec(name, args):
     if mpiexec is None:
         pytest.skip("mpiexec not found")
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    r = subprocess.run([mpiexec, "-n", "2", sys.executable, "-m", "mpi4py", "-m", "rulepass", "run",
+    ranks = str(load_example(EXAMPLES / name).parallel.world_size)
+    r = subprocess.run([mpiexec, "-n", ranks, sys.executable, "-m", "mpi4py", "-m", "rulepass", "run",
                         str(EXAMPLES / name), "--backend", "mpi", *args],
                        capture_output=True, text=True, timeout=240, env=env)
     assert r.returncode == 0, r.stdout + r.stderr
