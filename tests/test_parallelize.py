@@ -79,19 +79,41 @@ SERIAL = CORPUS / "par_pp2_str" / "serial.pir"
 GOOD = '[mesh]\nshape = [2]\ndim_names = ["pp"]\n\n[pp]\nsplit_spec = "MyLinear"\n'
 
 
+MP = GOOD.replace("[2]", "[2, 2]").replace('["pp"]', '["pp", "mp"]')
+
+
 @pytest.mark.parametrize("plan, where, message", [
-    (GOOD + "stages = 2\n", 7, "unknown key 'stages' in [pp]"),
-    ("[mesh]\nshape = [2]\ndim_names = [\"pp\"]\n[tp]\nx = 1\n", 4, "unknown section [tp]"),
-    (GOOD.replace('"MyLinear"', '"Block"'), 6, "split_spec 'Block' matches no layer"),
-    (GOOD.replace("[2]", "[2, 2]").replace('["pp"]', '["pp", "mp"]')
-     + '[mp]\nplan = { "MyLinear*/Lin" = "ColWiseParallel" }\n', 8,
+    (GOOD + "stages = 2\n", "7:1", "unknown key 'stages' in [pp]"),
+    ("[mesh]\nshape = [2]\ndim_names = [\"pp\"]\n[tp]\nx = 1\n", "4:2", "unknown section [tp]"),
+    (GOOD.replace('"MyLinear"', '"Block"'), "6:14", "split_spec 'Block' matches no layer"),
+    (MP + '[mp]\nplan = { "MyLinear*/Lin" = "ColWiseParallel" }\n', "8:10",
      "mp plan key 'MyLinear*/Lin' matches no layer"),
-    (GOOD.replace("[2]\n", "[2]\nworld_size = 4\n"), 3, "multiply to 2, not to world_size 4"),
-    (GOOD + "degree = 4\n", 7, "[pp] degree 4 is not the mesh's pp size 2"),
-    (GOOD.replace("[2]", "[8]"), 6, "more stages than layers"),
-    (GOOD.replace('"MyLinear"', '{ "MyLinear_1" = "beginning" }'), 6, 'must be "end"'),
-    (GOOD.replace('dim_names = ["pp"]', 'dim_names = ["pp", "dp"]'), 3, "name 2 dimensions"),
-    (GOOD + "split_spec = 1\n", None, "not valid TOML"),
+    # a key of a [mp.plan] table
+    (MP + '[mp.plan]\n"MyLinear*/Linear" = "ColWiseParallel"\n"Nothing" = "RowWiseParallel"\n',
+     "9:1", "mp plan key 'Nothing' matches no layer"),
+    (GOOD.replace("[2]\n", "[2]\nworld_size = 4\n"), "3:1", "multiply to 2, not to world_size 4"),
+    (GOOD + "degree = 4\n", "7:1", "[pp] degree 4 is not the mesh's pp size 2"),
+    (GOOD.replace("[2]", "[8]"), "6:1", "more stages than layers"),
+    (GOOD.replace('"MyLinear"', '{ "MyLinear_1" = "beginning" }'), "6:16", 'must be "end"'),
+    (GOOD.replace('dim_names = ["pp"]', 'dim_names = ["pp", "dp"]'), "3:1", "name 2 dimensions"),
+    (GOOD.replace('["pp"]', '["pq"]'), "3:14", "unknown mesh dimension 'pq'"),
+    # a bad placement kind, a bad option, a value of the wrong type
+    (MP + '[mp]\nplan = { "MyLinear*/Linear" = "ColumnParallel" }\n', "8:10",
+     "unknown mp plan kind 'ColumnParallel'"),
+    (MP + '[mp]\nplan = { "MyLinear*/Linear" = { kind = "ColWiseParallel", gather = true } }\n',
+     "8:10", "unknown or non-boolean option(s) gather"),
+    (MP + '[mp]\nplan = { "MyLinear*/Linear" = 3 }\n', "8:10", "expected a kind name"),
+    (GOOD + '[inputs]\ninput0 = { stage = "middle" }\n', "8:1", 'expected { stage = "first" }'),
+    # c_split needs a "dp" mesh dimension, c_concat a 3-D tensor (Paddle asserts both)
+    (MP + '[mp]\nplan = { "MyLinear" = "SequenceParallelBegin" }\n', "8:10",
+     'needs a "dp" mesh dimension'),
+    ('[mesh]\nshape = [1, 2]\ndim_names = ["dp", "mp"]\n[mp]\nplan = { "Linear" = '
+     '{ kind = "ColWiseParallel", gather_output = true } }\n', "5:10",
+     "c_concat takes a 3-D [batch, seq, hidden] tensor"),
+    # malformed TOML
+    (GOOD + "split_spec = 1\n", "7:15", "not valid TOML: Cannot overwrite a value"),
+    (GOOD.replace("[2]", "[2"), "3:1", "not valid TOML: Unclosed array"),
+    (GOOD.replace('"MyLinear"', "MyLinear"), "6:14", "not valid TOML: Invalid value"),
 ])
 def test_bad_plan_is_one_located_line_and_exit_1(tmp_path, capsys, plan, where, message):
     path = tmp_path / "plan.toml"
@@ -100,8 +122,7 @@ def test_bad_plan_is_one_located_line_and_exit_1(tmp_path, capsys, plan, where, 
     out, err = capsys.readouterr()
     assert out == "" and len(err.strip().splitlines()) == 1, err
     assert message in err
-    if where is not None:
-        assert err.startswith(f"{path}:{where}: plan error: "), err
+    assert err.startswith(f"{path}:{where}: plan error: "), err
 
 
 def test_failed_parallelize_leaves_the_program_unchanged(rules):

@@ -146,27 +146,33 @@ def _union_mesh(a: ProcessMesh, b: ProcessMesh) -> ProcessMesh:
 @function("reshard_type", live=True)
 def reshard_type(program, r):
     """The result type of a hook reshard (``plan_reshard`` / ``plan_target`` attributes): to a
-    stage with its operand's placement (``"stage"``), Replicate on the target (``"global"``),
+    stage with its operand's placement (``"stage"``), Replicate on the target (``"global"``), a
+    tied parameter placed as its reader's plan says on the reader's stage (``"share"``),
     Replicate along ``mp`` on its own mesh (``"concat"``, Paddle's c_concat) or sharded along
-    ``mp`` on the sequence axis (``"split"``, c_split: axis 1 when dp shards axis 0, else 0)."""
+    ``mp`` on the sequence axis (``"split"``, c_split: axis 1 when dp shards axis 0, else 0) or
+    on the hidden axis 2 (``"split_mp"``, c_split of ``RowWiseParallel(is_input_parallel=False)``)."""
     res = RESOLVED.get(program)
     if res is None:
         return ABSENT
     src = r.operands[0].type
     mode, target = r.attributes["plan_reshard"], int(r.attributes["plan_target"])
-    if mode in ("concat", "split"):
+    if mode in ("concat", "split", "split_mp"):
         mesh = src.mesh
         names = list(res.mesh_of_stage(target).dim_names)
         mp = names.index("mp")
         dims = [-1 if m == mp else m for m in src.dims_mapping]
         partial = tuple(p for p in src.dist.partial if p[0] != mp)
-        if mode == "split":
+        if mode == "split_mp":
+            dims[2] = mp
+        elif mode == "split":
             # Paddle's c_split: the batch is the axis dp shards; the sequence the other one
             dp = names.index("dp") if "dp" in names else None
             batch = src.dims_mapping.index(dp) if dp is not None and dp in src.dims_mapping else None
             dims[1 if batch == 0 else 0] = mp
         return DistTensorType(src.shape, src.dtype, TensorDistAttr(mesh, tuple(dims), partial))
     mesh = res.mesh_of_stage(target)
+    if mode == "share":  # a tied parameter onto another stage, placed by that layer's plan
+        return DistTensorType(src.shape, src.dtype, TensorDistAttr(mesh, res.reshard_dims[id(r)]))
     if mode == "stage":
         return DistTensorType(src.shape, src.dtype,
                               TensorDistAttr(mesh, src.dims_mapping, src.dist.partial))

@@ -108,14 +108,14 @@ def cross_entropy_with_softmax(op, inputs):
 
 @spmd_rule("pd_op.embedding")
 def embedding(op, inputs):
-    """``embedding.cc``: the result is the ids' layout plus the table's column axis; a table
-    sharded along its rows (the vocabulary) gives a Partial(SUM) result over that mesh dim."""
+    """``embedding.cc`` as Paddle 3.3.1 registers it for PIR
+    (``EmbeddingInferSpmdUnsupportVocabParallel``): the table is required replicated along its
+    rows (a vocabulary-sharded table is all-gathered first, no Partial result); the result is
+    the ids' layout plus the table's column axis."""
     ids, table = _inputs(op, inputs)[:2]
-    row, col = table.dims_mapping
-    out = tuple(m if m != col else -1 for m in ids.dims_mapping) + (col,)
-    partial = ((row, "SUM"),) if row != -1 else ()
-    return [Placed(tuple(m if m != col else -1 for m in ids.dims_mapping)), table], \
-        [Placed(out, partial)]
+    col = table.dims_mapping[1]
+    kept = tuple(m if m != col else -1 for m in ids.dims_mapping)
+    return [Placed(kept), Placed((-1, col))], [Placed(kept + (col,))]
 
 
 def _product(xs) -> int:
@@ -168,7 +168,8 @@ def _merge(mappings: list[int]) -> int:
 
 
 @spmd_rule("pd_op.add", "pd_op.subtract", "pd_op.multiply", "pd_op.divide", "pd_op.maximum",
-           "pd_op.minimum")
+           "pd_op.minimum", "pd_op.greater_than", "pd_op.greater_equal", "pd_op.less_than",
+           "pd_op.less_equal", "pd_op.equal", "pd_op.not_equal")
 def elementwise_binary(op, inputs):
     """Broadcasting binary ops (``elementwise.cc`` ElementwiseBinaryInferSpmd): tensor axes aligned
     from the right, each output axis sharded as the first operand that shards it, each operand
@@ -288,11 +289,85 @@ def transpose(op, inputs):
     return [x], [Placed(tuple(x.dims_mapping[p] for p in perm), x.partial)]
 
 
-@spmd_rule("pd_op.full", "pd_op.full_int_array", "pd_op.full_like")
+@spmd_rule("pd_op.full", "pd_op.full_int_array", "pd_op.uniform")
 def constant(op, inputs):
-    """Constants are replicated (Paddle gives them the mesh of their reader)."""
+    """Constants (and ``uniform``, which has no rule in Paddle) are replicated, on the mesh of
+    their operands or of their stage."""
     ins = _inputs(op, inputs)
     return ins, [Placed((-1,) * _rank(r)) for r in op.results]
+
+
+@spmd_rule("pd_op.full_like")
+def full_like(op, inputs):
+    """``full_like.cc``: the result is laid out as ``x`` (no partial: it is a constant)."""
+    ins = _inputs(op, inputs)
+    x = Placed(ins[0].dims_mapping)
+    return [x] + [Placed((-1,) * len(p.dims_mapping)) for p in ins[1:]], [x]
+
+
+@spmd_rule("pd_op.triu", "pd_op.tril")
+def triu(op, inputs):
+    """``triu.cc``: the last two axes (the matrix) replicated, the batch axes kept."""
+    x = _inputs(op, inputs)[0]
+    dims = tuple(x.dims_mapping[:-2]) + (-1, -1)
+    return [Placed(dims)], [Placed(dims)]
+
+
+@spmd_rule("pd_op.cumsum")
+def cumsum(op, inputs):
+    """``cumsum.cc``: the summed axis replicated (every axis, and a 1-D result, when
+    ``flatten``); the axis operand replicated."""
+    ins = _inputs(op, inputs)
+    x = ins[0]
+    rank = len(x.dims_mapping)
+    axes = _int_array(op.operands[1]) if len(op.operands) > 1 else None
+    axis = _full_value(op.operands[1]) if axes is None and len(op.operands) > 1 else None
+    axis = axes[0] if axes else (int(axis) if axis is not None else -1)
+    if op.attributes.get("flatten"):
+        dims, out = (-1,) * rank, (-1,)
+    else:
+        dims = tuple(-1 if i == axis % rank else m for i, m in enumerate(x.dims_mapping))
+        out = dims
+    return [Placed(dims)] + [Placed((-1,) * len(p.dims_mapping)) for p in ins[1:]], \
+        [Placed(out)]
+
+
+def _full_value(value):
+    producer = getattr(value, "owner", None)
+    if producer is None or producer.name != "pd_op.full":
+        return None
+    return producer.attributes.get("value")
+
+
+@spmd_rule("pd_op.unsqueeze")
+def unsqueeze(op, inputs):
+    """``unsqueeze.cc``: the new axes replicated; every other result axis laid out as its input
+    axis (an input axis of size 1 replicated)."""
+    ins = _inputs(op, inputs)
+    x = ins[0]
+    src = _shape(op.operands[0])
+    out_rank = _rank(op.results[0])
+    axes = [a % out_rank if a < 0 else a for a in (_int_array(op.operands[1]) or [])] \
+        if len(op.operands) > 1 else []
+    required = tuple(-1 if n == 1 else m for n, m in zip(src, x.dims_mapping))
+    out, j = [], 0
+    for i in range(out_rank):
+        if i in axes:
+            out.append(-1)
+        else:
+            out.append(required[j] if j < len(required) else -1)
+            j += 1
+    rest = [Placed((-1,) * len(p.dims_mapping)) for p in ins[1:]]
+    return [Placed(required, x.partial)] + rest, [Placed(tuple(out), x.partial)]
+
+
+@spmd_rule("pd_op.masked_select")
+def masked_select(op, inputs):
+    """No rule in Paddle 3.3.1: every operand replicated, the (data-dependent, 1-D) result
+    replicated."""
+    ins = _inputs(op, inputs)
+    return [Placed((-1,) * len(p.dims_mapping)) for p in ins], \
+        [Placed((-1,) * _rank(r)) for r in op.results]
 
 
 def infer(op, inputs: list) -> tuple[list, list]:
@@ -380,6 +455,27 @@ def _cross_entropy_shape(op):
     return [x, x[:-1] + [1]]
 
 
+def _cumsum_shape(op):
+    x = _shape(op.operands[0])
+    if op.attributes.get("flatten"):
+        total = 1
+        for n in x:
+            total *= n
+        return [[total]]
+    return [x]
+
+
+def _unsqueeze_shape(op):
+    x = _shape(op.operands[0])
+    axes = _int_array(op.operands[1]) if len(op.operands) > 1 else None
+    if axes is None:
+        return None
+    rank = len(x) + len(axes)
+    new = sorted(a % rank if a < 0 else a for a in axes)
+    it = iter(x)
+    return [[1 if i in new else next(it) for i in range(rank)]]
+
+
 SHAPE_RULES: dict[str, Callable] = {
     "pd_op.mean": _reduction_shape,
     "pd_op.sum": _reduction_shape,
@@ -393,6 +489,14 @@ SHAPE_RULES: dict[str, Callable] = {
     **{name: _broadcast for name in (
         "pd_op.add", "pd_op.subtract", "pd_op.multiply", "pd_op.divide", "pd_op.maximum",
         "pd_op.minimum")},
+    **{name: _broadcast for name in (
+        "pd_op.greater_than", "pd_op.greater_equal", "pd_op.less_than", "pd_op.less_equal",
+        "pd_op.equal", "pd_op.not_equal")},
+    "pd_op.triu": _same_as_first,
+    "pd_op.tril": _same_as_first,
+    "pd_op.full_like": _same_as_first,
+    "pd_op.cumsum": _cumsum_shape,
+    "pd_op.unsqueeze": _unsqueeze_shape,
     "pd_op.pow": _same_as_first,
     "pd_op.softmax": _same_as_first,
     "pd_op.matmul": _matmul_shape,
