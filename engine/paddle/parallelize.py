@@ -376,6 +376,19 @@ def _resolve_inputs(res: Resolved, ops) -> None:
                                  "inputs", name)
         res.input_stage[name] = stage
         res.op_stage[id(op)] = stage
+    for op in datas:
+        name = str(op.attributes.get("name", ""))
+        stage = res.input_stage[name]
+        for user in op.results[0].users():
+            if res.stage_of(user) not in (stage, -1):
+                where = layer_path(user)
+                struct = "/".join(where[1]) if where else "no layer"
+                # Paddle fails there too: the op's mesh (its first operand's) must hold the others
+                raise res.plan.error(
+                    f"input {name} is on stage {stage} but {user.name} ({struct}) reads it on "
+                    f"stage {res.stage_of(user)}: say where it goes, [inputs] {name} = "
+                    f"{{ stage = {res.stage_of(user)} }} (the default puts the first input on "
+                    "the first stage, the others on the last)", "inputs", name)
     for name in res.plan.inputs:
         if name not in res.input_stage:
             raise res.plan.error(f"[inputs] {name} names no pd_op.data of the serial program "
