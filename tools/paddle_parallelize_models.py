@@ -427,6 +427,17 @@ PARALLELIZE_CONFIGS.update({
     "seed_pp2_mp2_share": _seed(1, 2, 2, _SEED_MP, share_embedding=True),
 })
 
+# many common ops (tools/paddle_op_zoo.py) on replicated, column-sharded and batch-sharded values
+_ZOO_KEYS = {"layers.*.linear0": "ZooBlock*/Linear", "layers.*.linear1": "ZooBlock*/Linear_1"}
+PARALLELIZE_CONFIGS.update({
+    "zoo_mp2": _par("zoo", [1, 2], ["dp", "mp"], {"mp_config": {"parallelize_plan": _COLROW}},
+                    plan_keys=_ZOO_KEYS, global_batch=4, seq=4),
+    "zoo_dp2": _par("zoo", [2], ["dp"], {"dp_config": {"sharding_level": 0}},
+                    global_batch=4, seq=4),
+    "zoo_pp2": _par("zoo", [2], ["pp"], {"pp_config": {"split_spec": "layers"}},
+                    micro_batches=2, global_batch=4, seq=4),
+})
+
 # the parallelize configurations that get an `examples/<cfg>/` folder
 EXAMPLES = ["gm_none_pp2_1f1b", "gm_param_pp2_1f1b", "gm_param_pp2_1f1b_3d"]
 # ... of which these hold serial.pir + plan.toml instead of forward.pir (one per parallelism)
@@ -709,6 +720,10 @@ def build_model(cfg: dict):
         import paddle_seed_llama
 
         return paddle_seed_llama.build(cfg)
+    if model == "zoo":
+        import paddle_op_zoo
+
+        return paddle_op_zoo.build(cfg)
     if model == "llama":
         return TinyLlama()
     if model == "mlp":
@@ -861,4 +876,8 @@ def plan_toml(cfg: dict, model) -> str:
         lines.append(f"plan = {_toml_value(plan)}")
     if "dp_config" in conf:
         lines += ["", "[dp]", f"sharding_level = {conf['dp_config'].get('sharding_level', 0)}"]
+    if cfg.get("side_input") and cfg["pp"] > 1:
+        # shard_dataloader puts every input of [[input, side], label] on its first mesh; the
+        # spec's default puts inputs after the first on the last stage
+        lines += ["", "[inputs]", 'input1 = { stage = "first" }']
     return "\n".join(lines) + "\n"
