@@ -144,6 +144,8 @@ MP = GOOD.replace("[2]", "[2, 2]").replace('["pp"]', '["pp", "mp"]')
     ('[mesh]\nshape = [1, 2]\ndim_names = ["dp", "mp"]\n[mp]\nplan = { "Linear" = '
      '{ kind = "ColWiseParallel", gather_output = true } }\n', "5:10",
      "c_concat takes a 3-D [batch, seq, hidden] tensor"),
+    ('[mesh]\nshape = [2]\ndim_names = ["dp"]\n[dp]\nsharding_level = 4\n', "5:1",
+     "sharding_level must be 0, 1, 2 or 3"),
     # malformed TOML
     (GOOD + "split_spec = 1\n", "7:15", "not valid TOML: Cannot overwrite a value"),
     (GOOD.replace("[2]", "[2"), "3:1", "not valid TOML: Unclosed array"),

@@ -501,6 +501,8 @@ def make_dist_loader(cfg: dict, meshes: list):
 
     loader = make_loader(cfg)
     shard_dims = "dp" if cfg["dp"] > 1 else "mp" if cfg["kind"] == "sp" else None
+    if cfg.get("loader_shard_dp") and "dp" in cfg.get("mesh_dims", []):
+        shard_dims = "dp"  # as Paddle's parallel_api.py does, whatever the dp degree
     if cfg["kind"] == "pp" or (cfg["kind"] == "parallelize" and len(meshes) > 1):
         return dist.shard_dataloader(loader, meshes=[meshes[0], meshes[-1]], shard_dims=shard_dims)
     return dist.shard_dataloader(loader, meshes=meshes[0], shard_dims=shard_dims)

@@ -1,7 +1,8 @@
 """A model of many common ops, for the SPMD rules of ``rulepass parallelize``.
 
 Each ``ZooBlock`` computes, from ``x`` ``[b, s, 8]``: ``h = linear0(x)`` (``[b, s, 16]``, column
-parallel in the plans, so sharded on its last axis), then ``split`` into halves, ``concat`` them
+parallel in the plans, so sharded on its last axis), ``h - max(h, -1) / 2``, with ``dropout``
+(p = 0.1, when ``cfg["dropout"]``: the numerics are then random), then ``split`` into halves, ``concat`` them
 back in another order, ``dropout`` (p = 0, so the numerics stay deterministic), ``gelu``, ``tanh``,
 ``sin`` + ``cos``, ``clip``, ``abs``, a slice ``h[:, :, 0:8]`` and ``h[:, 1:, :]`` padded back with
 ``concat``, ``unsqueeze`` + ``squeeze``, ``flatten`` + ``reshape``, ``stack`` + ``sum``,
@@ -33,6 +34,9 @@ def build(cfg: dict):
 
         def forward(self, x):
             h = self.linear0(x)
+            h = h - paddle.max(h, axis=-1, keepdim=True) * 0.5  # a max over the sharded axis
+            if cfg.get("dropout"):
+                h = F.dropout(h, p=0.1, training=True)
             a, b = paddle.split(h, 2, axis=-1)
             h = paddle.concat([b, a * 0.5], axis=-1)
             h = F.dropout(h, p=0.0, training=True)

@@ -436,6 +436,28 @@ PARALLELIZE_CONFIGS.update({
                     global_batch=4, seq=4),
     "zoo_pp2": _par("zoo", [2], ["pp"], {"pp_config": {"split_spec": "layers"}},
                     micro_batches=2, global_batch=4, seq=4),
+    # ZeRO stages through dp_config (the forward program of 1 and 2 is stage 0's)
+    "par_dp2_stage1": _par("mlp", [2], ["dp"], {"dp_config": {"sharding_level": 1}}),
+    "par_dp2_stage2": _par("mlp", [2], ["dp"], {"dp_config": {"sharding_level": 2}}),
+    "par_dp2_stage3": _par("mlp", [2], ["dp"], {"dp_config": {"sharding_level": 3}}),
+    "par_dp2_mp2_stage3": _par("mlp", [2, 2], ["dp", "mp"],
+                               {"mp_config": {"parallelize_plan": _COLROW},
+                                "dp_config": {"sharding_level": 3}},
+                               plan_keys=_COLROW_KEYS, global_batch=4, seq=4),
+    "par_mp2_dp2_stage3": _par("mlp", [2, 2], ["mp", "dp"],
+                               {"mp_config": {"parallelize_plan": _COLROW},
+                                "dp_config": {"sharding_level": 3}},
+                               plan_keys=_COLROW_KEYS, global_batch=4, seq=4),
+    "par_pp2_dp2_stage3": _par("mlp", [2, 2], ["pp", "dp"],
+                               {"pp_config": {"split_spec": "layers"},
+                                "dp_config": {"sharding_level": 3}}, micro_batches=2),
+    # the loader shards along a dp dimension of size 1 (parallel_api.py passes shard_dims="dp")
+    "seed_pp2_mp2_loader_dp": _seed(1, 2, 2, _SEED_MP, loader_shard_dp=True),
+    "zoo_mp2_dropout": _par("zoo", [1, 2], ["dp", "mp"],
+                            {"mp_config": {"parallelize_plan": _COLROW}},
+                            plan_keys=_ZOO_KEYS, global_batch=4, seq=4, dropout=True),
+    "zoo_dp2_dropout": _par("zoo", [2], ["dp"], {"dp_config": {"sharding_level": 0}},
+                            global_batch=4, seq=4, dropout=True),
 })
 
 # the parallelize configurations that get an `examples/<cfg>/` folder

@@ -315,6 +315,8 @@ def _resolve_params(res: Resolved, ops) -> None:
         for path in hits:
             for entry in entries:
                 _apply_mp(res, path, by_layer.get(path, {}), entry, only, readers, shared_dims)
+    if plan.sharding_level == 3:
+        _shard_stage3(res, params)
     # a tied parameter read on another stage than its owner's: Paddle's
     # _process_share_weight_layer reshards it there, placed as that layer's plan says
     for op in params:
@@ -324,6 +326,33 @@ def _resolve_params(res: Resolved, ops) -> None:
             if stage != res.stage_of(op):
                 dims = shared_dims.get((id(op), layer), (-1,) * len(op.results[0].type.shape))
                 res.shared_params.append((op, layer, stage, dims))
+
+
+def _shard_stage3(res: Resolved, params: list) -> None:
+    """ZeRO stage 3 (``dp_config`` ``sharding_level`` 3): Paddle 3.3.1's ``ShardingStage3``
+    shards every parameter along one mesh axis, on its first tensor axis no other mesh axis
+    shards. The mesh axis is 0 unless a parameter is already sharded there; then the last axis
+    where that parameter is replicated (``_set_and_check_sharding_prop_from_param``, over the
+    parameters in creation order: the reverse of the serial program's). Levels 1 and 2 shard only
+    the optimizer's state: their forward program is level 0's."""
+    axis = 0
+    ordered = list(reversed(params))
+    for op in ordered:
+        dims = res.param_dims[id(op)]
+        if axis in dims:
+            replicated = [a for a in range(len(res.mesh_of_stage(res.stage_of(op)).shape))
+                          if a not in dims]
+            if replicated:
+                axis = replicated[-1]
+    for op in ordered:
+        dims = list(res.param_dims[id(op)])
+        if axis in dims or axis >= len(res.mesh_of_stage(res.stage_of(op)).shape):
+            continue
+        taken = [i for i, m in enumerate(dims) if m != -1]
+        free = [i for i in range(len(dims)) if i not in taken[:1]]
+        if free:
+            dims[free[0]] = axis
+            res.param_dims[id(op)] = tuple(dims)
 
 
 def _apply_mp(res: Resolved, layer: str, params: dict, entry, only: str | None, readers: dict,

@@ -214,10 +214,12 @@ def load_plan(text: str, file: str = "plan.toml") -> Plan:
         plan["mp_plan"] = _read_mp(data["mp"], fail)
     if "dp" in data:
         level = data["dp"].get("sharding_level", 0)
-        if level != 0:
-            raise fail(f"sharding_level {level!r} is not supported (only 0: data parallel)",
-                       "dp", "sharding_level")
-        plan["sharding_level"] = 0
+        if isinstance(level, str) and level in ("0", "1", "2", "3"):
+            level = int(level)  # Paddle takes the level as a string too
+        if isinstance(level, bool) or level not in (0, 1, 2, 3):
+            raise fail(f"sharding_level must be 0, 1, 2 or 3 (data parallel, ZeRO stage 1, 2, "
+                       f"3), got {level!r}", "dp", "sharding_level")
+        plan["sharding_level"] = level
     if "inputs" in data:
         inputs = {}
         for name, where in data["inputs"].items():
