@@ -80,10 +80,13 @@ def example_from_capture(config: str, dst: Path) -> Path:
 
 
 #: captures our own chain trains from the serial program: a pipeline over a ["dp", "pp"] mesh
-#: (its stages are not stage-major), data parallel along the mesh's second dimension, the
-#: LLaMA (rsqrt and pow gradients), the seed test's LLaMA (causal mask, masked_select loss,
-#: position ids from cumsum; a weight tied across two stages)
-TRAINED = ["par_dp2_pp2", "par_mp2_dp2", "llama_pp2_mp2", "seed_mp2_sp_pos", "seed_pp2_share"]
+#: (its stages are not stage-major), data parallel along the mesh's second dimension,
+#: SequenceParallelEnable (a Partial and a Replicate grad summed: append_backward reshards the
+#: partial one first), ZeRO stage 3 with mp, the LLaMA (rsqrt and pow gradients), the seed
+#: test's LLaMA (causal mask, masked_select loss, position ids from cumsum; a weight tied across
+#: two stages)
+TRAINED = ["par_dp2_pp2", "par_mp2_dp2", "par_mp2_sp_enable", "par_dp2_mp2_stage3", "llama_pp2_mp2",
+           "seed_mp2_sp_pos", "seed_pp2_share"]
 
 
 @pytest.mark.parametrize("config", TRAINED)
