@@ -451,6 +451,9 @@ PARALLELIZE_CONFIGS.update({
     "par_pp2_dp2_stage3": _par("mlp", [2, 2], ["pp", "dp"],
                                {"pp_config": {"split_spec": "layers"},
                                 "dp_config": {"sharding_level": 3}}, micro_batches=2),
+    # global_spec over four stages
+    "gm_none_pp4": _pp("none", "1F1B", 4, "1d", pp=4, world_size=4, mesh_shape=[4]),
+    "seed_pp4": _seed(1, 4, 1, layers=4),
     # the loader shards along a dp dimension of size 1 (parallel_api.py passes shard_dims="dp")
     "seed_pp2_mp2_loader_dp": _seed(1, 2, 2, _SEED_MP, loader_shard_dp=True),
     "zoo_mp2_dropout": _par("zoo", [1, 2], ["dp", "mp"],
