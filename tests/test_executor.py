@@ -433,3 +433,17 @@ def test_unrolled_steps_give_the_loops_results_bit_for_bit():
             np.testing.assert_array_equal(a[name], b[name])
     for name in loop_scope:
         np.testing.assert_array_equal(loop_scope[name], unrolled_scope[name])
+
+
+def test_an_in_place_result_may_have_its_written_operands_type():
+    # Paddle 3.3.1's gradient merge types the zeroing of a sharded grad with the global shape
+    # while the cell it writes holds the local piece: the result is the operand's cell, updated.
+    typed_global = program(
+        data("%0", "x", "2"),
+        '    (%1) = "pd_op.relu_" (%0) {op_role:0} : (tensor<2xf32>) -> tensor<4xf32>',
+        '    () = "builtin.shadow_output" (%1) {output_name:"y"} : (tensor<4xf32>) -> ',
+    )
+    executor = Executor(typed_global)
+    x = np.array([-1.0, 2.0], np.float32)
+    for _ in range(3):  # the loop, then the unrolled steps (by default)
+        np.testing.assert_array_equal(executor.run({"x": x})["y"], [0.0, 2.0])
