@@ -51,9 +51,10 @@ def run_steps(steps: list[OpStep], run, fail: Callable, guarded: tuple,
     The environment must not measure bytes (:func:`run_steps_observed` does).
 
     The loop works on the environment's ``cells`` and ``remaining`` dicts itself (what
-    :meth:`Environment.read_all`, ``bind`` and ``done`` do, without a call per op), calls a
-    kernel op's ``kernel`` directly, and binds each result by its step's ``single`` or
-    ``bind`` entries (``_bind`` only for the results those do not cover)."""
+    :meth:`Environment.read_all`, ``bind`` and ``done`` do, without a call per op; while it
+    runs, ``cells`` maps None to a cell holding None, so a null operand reads like any other),
+    calls a kernel op's ``kernel`` directly, and binds each result by code for its step's
+    ``mode`` (``plan.bind_results`` for the results no such code covers)."""
     env = run.env
     counting = frees is None
     cells, remaining = env.cells, env.remaining if counting else None

@@ -60,8 +60,10 @@ class OpStep:
         reads: ``(value, reads)`` per distinct operand value, for freeing.
         in_place: result position -> operand position whose cell the result updates.
         checks: per result ``(kind, shape, dtype)`` (kinds above); ``cells``: whether a result
-            may be a ScopeCell (structure ops that read the scope); ``dense``: no null operand;
-            ``bind``: how the loop binds each result itself (see below), or None.
+            may be a ScopeCell (structure ops that read the scope); ``arity``: the operand
+            count; ``bind``: how the loop binds each result itself (see below), or None;
+            ``mode``: the layout of the results (``BIND_SINGLE``... below), with ``first`` and
+            ``second`` the ``bind`` entries of the layouts that have them.
     """
 
     __slots__ = ("op", "index", "call", "kernel", "operands", "results", "reads", "in_place",
@@ -85,7 +87,7 @@ class OpStep:
         # ``list`` then: a vector result, a Python list); ``alias`` None (a new cell), the
         # operand value whose cell an in-place result updates, or ``SCOPE_CELL`` (a result
         # that may be a scope variable's cell). None when a result has a dynamic dim or a
-        # dtype the loop cannot compare: the general ``_bind`` then checks and binds.
+        # dtype the loop cannot compare: the general ``bind_results`` then checks and binds.
         self.bind = None
         self.mode, self.first, self.second = BIND_GENERAL, None, None
         entries = []
