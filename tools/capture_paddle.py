@@ -35,7 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import paddle_parallelize_models as pm  # noqa: E402  (a sibling module, not a package)
 
 REPO = Path(__file__).resolve().parent.parent
-DATA_DIR = REPO / "tests" / "data" / "paddle"
+# where captures go: the corpus, or a scratch folder (--data-dir, passed on to the workers
+# through the environment); examples/ is refreshed only for the corpus
+DATA_DIR = Path(os.environ.get("RULEPASS_CAPTURE_DIR") or REPO / "tests" / "data" / "paddle")
 EXAMPLES_DIR = REPO / "examples"
 
 STEPS = 3
@@ -82,6 +84,7 @@ CONFIGS: dict[str, dict] = {
 }
 # configurations built through dist.parallelize (tools/paddle_parallelize_models.py)
 CONFIGS.update(pm.GLOBAL_CONFIGS)
+CONFIGS.update(pm.GLOBAL_CONFIGS_2)
 CONFIGS.update(pm.PARALLELIZE_CONFIGS)
 # the configurations `examples/<cfg>/` is refreshed for
 EXAMPLE_CONFIGS = [name for name, cfg in CONFIGS.items() if cfg["kind"] != "parallelize"]
@@ -331,6 +334,34 @@ def patch_process_mesh_for_numpy2() -> None:
     ProcessMesh.get_rank_by_dim_and_process_id = rank_by_dim
 
 
+def patch_shard_dataloader_for_middle_stages() -> None:
+    """Paddle 3.3.1's ShardDataloader, on a rank in none of its meshes (a middle pipeline stage:
+    pp > 2, inputs on the first stage, labels on the last) with ``shard_dims=None``, indexes
+    ``to_list(None)[0]`` and raises TypeError. With ``shard_dims=None`` the rank's mesh position
+    is never used (the loader is the given one, unsplit), so the constructor runs as if on the
+    first mesh's first rank; nothing later reads the rank."""
+    import paddle.distributed as dist
+    from paddle.distributed.auto_parallel.api import ShardDataloader
+
+    original = ShardDataloader.__init__
+
+    def init(self, dataloader, meshes, input_keys=None, shard_dims=None, *args, **kwargs):
+        flat = []
+        for mesh in (meshes if isinstance(meshes, (list, tuple)) else [meshes]):
+            flat.extend(mesh if isinstance(mesh, (list, tuple)) else [mesh])
+        rank = dist.get_rank()
+        if shard_dims is not None or any(rank in m.process_ids for m in flat):
+            return original(self, dataloader, meshes, input_keys, shard_dims, *args, **kwargs)
+        real = dist.get_rank
+        dist.get_rank = lambda *a, **k: flat[0].process_ids[0]
+        try:
+            return original(self, dataloader, meshes, input_keys, shard_dims, *args, **kwargs)
+        finally:
+            dist.get_rank = real
+
+    ShardDataloader.__init__ = init
+
+
 def install_hooks(rec: Recorder) -> None:
     import paddle
     import paddle.autograd.ir_backward as ir_backward
@@ -341,6 +372,7 @@ def install_hooks(rec: Recorder) -> None:
     engine_mod.Engine._initialize = lambda self, mode, init_parameters=True: None
 
     patch_process_mesh_for_numpy2()
+    patch_shard_dataloader_for_middle_stages()
 
     def around(name, fn, program_of):
         def wrapped(*args, **kwargs):
@@ -759,7 +791,19 @@ def main() -> int:
                         help="capture one pp2 configuration with this many MyLinear layers "
                              "(rank 0 by default, programs only, into --out; for benchmarks)")
     parser.add_argument("--out", type=Path, help="output folder of a --layers capture")
+    parser.add_argument("--data-dir", type=Path,
+                        help="capture into DIR/<cfg>/ instead of tests/data/paddle/ (scratch "
+                             "captures; examples/ is left alone)")
+    parser.add_argument("--list", action="store_true", help="print the configuration names")
     args = parser.parse_args()
+    if args.list:
+        print("\n".join(CONFIGS))
+        return 0
+    if args.data_dir is not None:
+        global DATA_DIR
+        DATA_DIR = args.data_dir.resolve()
+        DATA_DIR.mkdir(parents=True, exist_ok=True)
+        os.environ["RULEPASS_CAPTURE_DIR"] = str(DATA_DIR)
 
     if args.worker == "capture":
         capture(args.configs[0], args.rank, args.layers, args.out)
@@ -792,7 +836,7 @@ def main() -> int:
         if cfg["kind"] == "parallelize":
             print(f"== {name} serial", flush=True)
             status |= subprocess.call([sys.executable, __file__, name, "--worker", "serial"], cwd=REPO)
-        if rc == 0 and name in EXAMPLE_CONFIGS:
+        if rc == 0 and name in EXAMPLE_CONFIGS and args.data_dir is None:
             write_example(name)
     return status
 
