@@ -30,6 +30,7 @@ import numpy as np
 
 from rulepass.chain import CompiledRank, compile_rank
 from rulepass.engine.api import load_rules
+from rulepass.engine.paddle.stages import rank_stages
 from rulepass.engine.paddle.optimizer import optimizer_state_initial_values
 from rulepass.engine.pir.parse import parse_program
 from rulepass.engine.pir.printer import print_program
@@ -107,12 +108,23 @@ class RunResult:
     micro_batches: int
     single: SingleDevice
     localize: dict | None = None
+    stages: dict = attrs.field(factory=dict)  # rank -> its pipeline stage
 
 
-def stage_of(rank: int, world_size: int, pp: int) -> int:
-    """A rank's pipeline stage: meshes are laid out ``pp`` × the rest, stage-major (Paddle's
+def stage_of(rank: int, world_size: int, pp: int, stages: dict | None = None) -> int:
+    """A rank's pipeline stage: ``stages[rank]`` when given (``stages_of`` of the forward
+    program: the stage mesh holding the rank, whatever the order of the mesh dims), else the
+    stage-major layout ``rank // (world_size // pp)`` (Paddle's
     ``ProcessMesh(np.arange(world).reshape(pp, ...))``)."""
+    if stages is not None and rank in stages:
+        return stages[rank]
     return rank // (world_size // pp)
+
+
+def stages_of(forward, parallel) -> dict:
+    """``{rank: pipeline stage}`` of an example's forward program
+    (:func:`rulepass.engine.paddle.stages.rank_stages`)."""
+    return rank_stages(forward, parallel.pp, parallel.world_size)
 
 
 def within(ours, reference, rtol: float, atol: float) -> bool:
@@ -190,7 +202,8 @@ class RankSetup:
         self.rank = compiled.rank
         self.types = types
         par = example.parallel
-        self.stage = stage_of(self.rank, par.world_size, par.pp)
+        self.stages = types.get("stages")
+        self.stage = stage_of(self.rank, par.world_size, par.pp, self.stages)
         names = [op.attributes["parameter_name"] for op in compiled.program.walk()
                  if op.name == "builtin.parameter"]
         state = optimizer_state_initial_values(compiled.program)
@@ -234,7 +247,8 @@ class RankSetup:
         return out
 
     def rank_program(self) -> RankProgram:
-        return RankProgram(self.compiled.program, self.scope, self.feeds, stage=self.stage)
+        return RankProgram(self.compiled.program, self.scope, self.feeds, stage=self.stage,
+                           stages=self.stages)
 
     def compare_params(self, finals: dict) -> tuple[dict, dict, dict]:
         """({name: relative error}, {name: within tolerance}, {name: per-tensor error}) of this
@@ -296,11 +310,13 @@ def compile_all(example: Example, options: RunOptions, ranks, single_steps: int 
                                 track=options.localize, skip=options.skip,
                                 after_step=_for_rank(options.after_step, r),
                                 trace_positions=options.out is not None) for r in ranks}
+    types = dist_types(forward)
+    types["stages"] = stages_of(forward, par)  # rank -> pipeline stage
     if single_steps is None:
-        return compiled, dist_types(forward)
+        return compiled, types
     single = single_device(example, rules, forward, steps=single_steps,
                            micro_batches=micro_batches, localize=options.localize)
-    return compiled, dist_types(forward), single
+    return compiled, types, single
 
 
 def _for_rank(after_step, rank: int):
@@ -424,7 +440,8 @@ def run_local(example: Example, options: RunOptions, progress=None) -> RunResult
                 observer.start_step(step)
             program = s.rank_program()
             shifted = RankProgram(program.program, program.scope,
-                                  lambda _step, m: s.feeds(step, m), stage=program.stage)
+                                  lambda _step, m: s.feeds(step, m), stage=program.stage,
+                                  stages=program.stages)
             return run_rank(shifted, communicator, steps=1, schedule=schedule if par.pp > 1
                             else None, num_stages=par.pp, micro_batches=micro_batches,
                             vpp=par.vpp, process_groups=groups, observer=observer)
@@ -441,7 +458,8 @@ def run_local(example: Example, options: RunOptions, progress=None) -> RunResult
             progress(step)
     records = [s.record(single.float32.params) for s in setups]
     return RunResult(records, mean_losses(outputs), comm, events, schedule, micro_batches,
-                     single, localizer.result() if localizer is not None else None)
+                     single, localizer.result() if localizer is not None else None,
+                     {s.rank: s.stage for s in setups})
 
 
 def run_distributed(example: Example, options: RunOptions, progress=None):
@@ -479,14 +497,15 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
             host_feeds = program.feeds
             program = RankProgram(program.program, program.scope,
                                   lambda s, m: {k: xp.asarray(v) for k, v in
-                                                host_feeds(s, m).items()}, stage=program.stage)
+                                                host_feeds(s, m).items()}, stage=program.stage,
+                                  stages=program.stages)
         outputs, events, comm = [], [], {}
         for step in range(steps):
             # The communicator counts from its creation; each step adds its own figures only.
             communicator.reset_stats()
             shifted = RankProgram(program.program, program.scope,
                                   lambda _s, m, step=step: program.feeds(step, m),
-                                  stage=program.stage)
+                                  stage=program.stage, stages=program.stages)
             result = run_rank(shifted, communicator, steps=1,
                               schedule=schedule if par.pp > 1 else None, num_stages=par.pp,
                               micro_batches=micro_batches, vpp=par.vpp, process_groups=groups,
@@ -512,4 +531,6 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
         return None
     losses = mean_losses([g[1] for g in gathered])
     return RunResult([g[0] for g in gathered], losses, [g[3] for g in gathered],
-                     [e for g in gathered for e in g[2]], schedule, micro_batches, single)
+                     [e for g in gathered for e in g[2]], schedule, micro_batches, single,
+                     stages={r: stage_of(r, par.world_size, par.pp, types["stages"])
+                             for r in range(par.world_size)})

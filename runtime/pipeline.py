@@ -50,8 +50,9 @@ between jobs passed by name through a per-micro-batch local scope, as Paddle's e
 
 **Ranks and transports**: :func:`run_rank` trains one rank given any Communicator (threads, MPI,
 NCCL); :func:`train` runs every rank on threads of this process. A rank's pipeline stage is the
-caller's to give (``RankProgram.stage``); for Paddle's meshes, whose first dim is pp,
-``stage = rank // (world_size // pp)``.
+caller's to give (``RankProgram.stage``, and ``RankProgram.stages`` for every rank); for meshes
+whose first dim is pp ``stage = rank // (world_size // pp)``, in general the stage mesh holding the
+rank (``engine.paddle.stages.rank_stages``).
 
 **Losses**: the step loss is the mean of every ``loss_0`` output of every rank and micro-batch:
 micro-batches are equal slices of the batch and data-parallel ranks equal shards, so this is the
@@ -285,6 +286,8 @@ class StageRunner:
         origin: ``time.perf_counter()`` value that trace timestamps count from (share it across
             ranks so their timelines line up).
         trace_ops: also record a trace event per op (inside its job's event).
+        stages: every rank's pipeline stage (rank -> stage), for the collectives that span stages
+            (``global_jobs``); default Paddle's ``rank // (world // pp)``.
 
     Raises:
         PipelineError: the split has ops in a job type the job list never runs (they would be
@@ -293,7 +296,7 @@ class StageRunner:
 
     def __init__(self, executor: Executor, schedule: str, *, stage: int = 0, num_stages: int = 1,
                  micro_batches: int = 1, vpp: int = 1, origin: float | None = None,
-                 trace_ops: bool = False):
+                 trace_ops: bool = False, stages: Mapping[int, int] | None = None):
         self.executor = executor
         self.trace_ops = trace_ops
         self.stage = stage
@@ -308,7 +311,7 @@ class StageRunner:
         # collectives over several stages: one order on every rank (runtime/global_jobs.py)
         self.job_ops, self.jobs = order_global_collectives(
             executor.program, self.job_ops, self.jobs, micro_batches,
-            stage_function(executor.process_groups, num_stages, executor.rank),
+            stage_function(executor.process_groups, num_stages, executor.rank, stages),
             executor.process_groups)
         scheduled = {job.type for job in self.jobs}
         # ZBH1: a whole backward runs both halves; "backward" lists the ops of both
@@ -429,6 +432,9 @@ class RankProgram:
     feeds: Callable[[int, int], Mapping[str, Any]]
     stage: int = 0
     job_programs: Mapping[str, Program] | None = None
+    #: every rank's pipeline stage (rank -> stage) when the pp dimension is not the outermost
+    #: one of the mesh (``engine.paddle.stages.rank_stages``); None: ``rank // (world // pp)``
+    stages: Mapping[int, int] | None = None
 
 
 @attrs.define
@@ -492,7 +498,7 @@ def run_rank(rank: RankProgram, comm: Communicator, *, steps: int, schedule: str
         if schedule is not None:
             runner = StageRunner(executor, schedule, stage=rank.stage, num_stages=num_stages,
                                  micro_batches=micro_batches, vpp=vpp, origin=origin,
-                                 trace_ops=trace_ops)
+                                 trace_ops=trace_ops, stages=rank.stages)
     per_step, events, peak = [], [], 0
     for step in range(steps):
         feeds = [rank.feeds(step, m) for m in range(micro_batches)]

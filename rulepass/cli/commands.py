@@ -132,7 +132,8 @@ def _run_example(args) -> int:
     report = summarize(example, result)
     report.jobs = job_counts(result.events)
     par = example.parallel
-    report.stages = {rank: stage_of(rank, par.world_size, par.pp) for rank in report.jobs}
+    report.stages = {rank: stage_of(rank, par.world_size, par.pp, result.stages)
+                     for rank in report.jobs}
     print_report(console, Path(args.example).name, report)
     if options.out is not None:
         write_outputs(options.out, result.records, result.events, report, example, options)
