@@ -68,7 +68,10 @@ def stage_function(groups: Mapping[int, Sequence[int]], num_stages: int,
 
 
 def _kind(job_type: str) -> str:
-    return job_type.rstrip("0123456789")
+    """The job type without its chunk number, the split backward halves (zero bubble:
+    ``backward_b``, ``backward_w``) counted as ``backward``."""
+    kind = job_type.rstrip("0123456789")
+    return "backward" if kind in ("backward_b", "backward_w") else kind
 
 
 def order_global_collectives(program: Program, job_ops: Mapping[str, list[int]],
