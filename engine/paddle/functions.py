@@ -235,7 +235,10 @@ def vpp_layout(program: Program, pp_degree: int, vpp_degree: int, seg_method: st
                 break
             last = stage
 
-    # Layer starts and the stage of each layer, as Paddle walks them.
+    # Layer starts and the stage of each layer, as Paddle walks them. A reshard of no layer is
+    # skipped: Paddle's walk counts one that sits on a single stage mesh inside a layer's ops as
+    # a layer of its own (none is there in Paddle's input, but this pass puts tensor-parallel
+    # ones there, so its own output would not lay out again).
     starts = [0]
     layer_stages: list[int] = []
     last_name = None
@@ -243,6 +246,8 @@ def vpp_layout(program: Program, pp_degree: int, vpp_degree: int, seg_method: st
         if len(starts) == len(layers):
             break
         name = names[i]
+        if op.name == "dist_op.reshard" and name is None:
+            continue
         if op.dist_attr is not None and name != last_name and i not in inner:
             stage = stage_of_mesh(op.dist_attr.mesh, pp_degree, world, partition)
             if stage is not None:
@@ -534,3 +539,19 @@ def next_chunk(program: Program, op: Operation) -> int:
             return d.chunk_id
         nxt = nxt.next_op
     return -1
+
+
+@function("prev_chunk", live=True)
+def prev_chunk(program: Program, op: Operation) -> int:
+    """Rule function `prev_chunk(op)`: the dist-attribute chunk_id of the last op before `op` in
+    its block that has one set (not -1), or -1: check_chunk_id's last resort for an op after
+    which nothing has a chunk (the sum of a parameter's grads from two readers, at the end of the
+    backward); Paddle gives up. See docs/deviations.md."""
+    prv = op.prev_op
+    while prv is not None:
+        d = prv.dist_attr
+        if d is not None and d.chunk_id != -1:
+            return d.chunk_id
+        prv = prv.prev_op
+    return -1
+
