@@ -139,6 +139,22 @@ def test_a_cross_stage_collective_after_a_receive_cannot_be_ordered():
         order_global_collectives(program, job_ops, job_list("1F1B", 2, 1, 2), 2, lambda r: r)
 
 
+def test_the_error_names_the_collective_not_the_op_between():
+    """A global layer computed from a received activation (the input of a later stage): the
+    broadcast is named, not the op between it and the receive (gm_mid_pp4_1f1b's shape)."""
+    program = parse_program("""process_group 0 : [0,1]
+{
+    (%0) = "pd_op.recv_v2" () {dtype:float32,op_role:0,out_shape:[4],peer:0,ring_id:0} : () -> tensor<4xf32>
+    (%1) = "pd_op.relu" (%0) {op_role:0} : (tensor<4xf32>) -> tensor<4xf32>
+    (%2) = "pd_op.broadcast" (%1) {op_role:0,ring_id:0,root:1} : (tensor<4xf32>) -> tensor<4xf32>
+    (%3) = "pd_op.tanh" (%2) {op_role:0} : (tensor<4xf32>) -> tensor<4xf32>
+}
+""")
+    job_ops = split_jobs(program, "1F1B")
+    with pytest.raises(GlobalJobError, match=r"pd_op\.broadcast \(op 2\) is a collective"):
+        order_global_collectives(program, job_ops, job_list("1F1B", 2, 1, 2), 2, lambda r: r)
+
+
 def test_no_cross_stage_collective_leaves_the_jobs_alone():
     program = parse_program(ROOT.joinpath("tests/data/paddle/pp2_1f1b/rank0").glob(
         "*_dense_final.pir").__next__().read_text())

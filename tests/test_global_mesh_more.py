@@ -13,7 +13,9 @@ from a folder made of the capture (`forward_dist` of rank 0, the arrays, `config
 Examples (their whole capture is over the corpus budget): `llama_pp2_vpp2_global` (the seed's
 LLaMA with its global layer under VPP), `gm_none_dp2_pp2_3d`, `gm_param_pp4_1f1b`,
 `gm_param_dp2_pp2_mp2` (world 8), `gm_none_pp4_vpp2` (pp4, VPP 2 chunks, 8 blocks; its
-complete_chunk_id in operand order: tests/test_global_mesh.py, on a small program of that shape).
+complete_chunk_id in operand order: tests/test_global_mesh.py, on a small program of that shape),
+`llama_pp2_mp2_global` (LLaMA, tensor parallel on `[1,2,2]`, with the global layer: a
+gradient-merge buffer of a sharded grad is zeroed in place with its own type).
 
 All but `gm_none_pp4_vpp2`, `llama_pp2_vpp2_global`, `gm_none_dp2_pp2_3d` and
 `gm_param_pp4_1f1b` are programs Paddle's own chain raises on (their `paddle_error.txt`;
@@ -46,7 +48,7 @@ CAPTURES = ["gm_param_dp2_pp2_3d", "gm_none_dp2_pp2_vpp2_3d",
             "gm_param_pp2_dp2", "gm_param_pp2_mp2_vpp2_3d", "gm_two_pp2_vpp2",
             "gm_tuple_pp2_vpp2", "gm_param_pp2_vpp2_some"]
 EXAMPLE_FOLDERS = ["llama_pp2_vpp2_global", "gm_none_dp2_pp2_3d", "gm_param_pp4_1f1b",
-                   "gm_param_dp2_pp2_mp2", "gm_none_pp4_vpp2"]
+                   "gm_param_dp2_pp2_mp2", "gm_none_pp4_vpp2", "llama_pp2_mp2_global"]
 
 
 def example_of_capture(config: str, folder: Path) -> Path:

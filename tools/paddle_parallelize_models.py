@@ -154,6 +154,11 @@ GLOBAL_CONFIGS_2: dict[str, dict] = {
                              global_spec=["global_layer", "global_layer2"]),
     "gm_input_dp2_pp2_vpp2_3d": _pp("input", "VPP", 4, _DP_PP_MP, dp_config=True),
     "gm_input_pp4_vpp2": _pp("input", "VPP", 8, pp=4),
+    # a global layer reading an activation of a middle stage (block 1's output on pp4)
+    "gm_mid_pp4_1f1b": _pp("input", "1F1B", 4, pp=4, global_input_after=2,
+                           global_readers=[2, 3]),
+    "gm_mid_pp2_1f1b": _pp("inparam", "1F1B", 2, global_input_after=1, global_readers=[1]),
+    # LLaMA: the global layer with tensor parallelism and with dp2 on the seed mesh
     "gm_param_dp2_pp2_mp2": _pp("param", "1F1B", 2, ([2, 2, 2], ["dp", "pp", "mp"]),
                                 mp_plan=True, dp_config=True, global_batch=4, seq=4,
                                 micro_batches=2),
@@ -298,6 +303,12 @@ PARALLELIZE_CONFIGS.update({
                                             "global_spec": "global_layer"}},
                              layers=4, micro_batches=4, global_batch=4, global_kind="none",
                              **_LLAMA),
+    "llama_pp2_mp2_global": _par("llama", [1, 2, 2], ["dp", "pp", "mp"],
+                                 {"pp_config": {"split_spec": "layers",
+                                                "global_spec": "global_layer"},
+                                  "mp_config": {"parallelize_plan": _LLAMA_MP}},
+                                 plan_keys=_LLAMA_KEYS, micro_batches=2, global_batch=4,
+                                 global_kind="none", **_LLAMA),
     "llama_pp2_global_param": _par("llama", [2], ["pp"],
                                    {"pp_config": {"split_spec": "layers",
                                                   "global_spec": "global_layer"}},
@@ -323,7 +334,7 @@ EXAMPLES += SERIAL_EXAMPLES
 # configurations whose example folder is written even from a scratch capture (--data-dir): their
 # whole capture is not in the corpus (its size budget), the example is (issue 13, second round)
 EXAMPLES_ONLY = ["llama_pp2_vpp2_global", "gm_none_dp2_pp2_3d", "gm_param_pp4_1f1b",
-                 "gm_param_dp2_pp2_mp2", "gm_none_pp4_vpp2"]
+                 "gm_param_dp2_pp2_mp2", "gm_none_pp4_vpp2", "llama_pp2_mp2_global"]
 
 
 def mesh_of(cfg: dict):
@@ -433,6 +444,10 @@ def build_model(cfg: dict):
                                                                                  cfg["out"])
 
         def forward(self, x):
+            after = cfg.get("global_input_after")
+            if after:  # the global layer reads block `after - 1`'s output, not the input
+                for layer in list(self.layers)[:after]:
+                    x = layer(x)
             g = self.global_layer(x) if self.global_layer is not None else None
             g2 = None
             if cfg.get("global_kind") == "tuple":
@@ -441,6 +456,8 @@ def build_model(cfg: dict):
                 g2 = self.global_layer2(g if cfg.get("global2_reads_global") else x)
             readers = cfg.get("global_readers", range(cfg["layers"]))
             for i, layer in enumerate(self.layers):
+                if i < (after or 0):
+                    continue
                 if i in readers:
                     x = layer(x, g, g2) if g2 is not None else layer(x, g)
                 else:
