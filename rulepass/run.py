@@ -29,8 +29,8 @@ import attrs
 import numpy as np
 
 from rulepass.chain import CompiledRank, compile_rank
+from rulepass.checks import pipeline_stages
 from rulepass.engine.api import load_rules
-from rulepass.engine.paddle.stages import rank_stages
 from rulepass.engine.paddle.optimizer import optimizer_state_initial_values
 from rulepass.engine.pir.parse import parse_program
 from rulepass.engine.pir.printer import print_program
@@ -108,23 +108,21 @@ class RunResult:
     micro_batches: int
     single: SingleDevice
     localize: dict | None = None
-    stages: dict = attrs.field(factory=dict)  # rank -> its pipeline stage
+    stages: list = attrs.field(factory=list)  # stages[rank]: its pipeline stage
 
 
-def stage_of(rank: int, world_size: int, pp: int, stages: dict | None = None) -> int:
-    """A rank's pipeline stage: ``stages[rank]`` when given (``stages_of`` of the forward
-    program: the stage mesh holding the rank, whatever the order of the mesh dims), else the
-    stage-major layout ``rank // (world_size // pp)`` (Paddle's
+def stage_of(rank: int, world_size: int, pp: int) -> int:
+    """A rank's pipeline stage: meshes are laid out ``pp`` × the rest, stage-major (Paddle's
     ``ProcessMesh(np.arange(world).reshape(pp, ...))``)."""
-    if stages is not None and rank in stages:
-        return stages[rank]
     return rank // (world_size // pp)
 
 
-def stages_of(forward, parallel) -> dict:
-    """``{rank: pipeline stage}`` of an example's forward program
-    (:func:`rulepass.engine.paddle.stages.rank_stages`)."""
-    return rank_stages(forward, parallel.pp, parallel.world_size)
+def example_stages(example: Example) -> list[int]:
+    """``stages[rank]`` of the example: from its forward program's stage meshes
+    (:func:`~rulepass.checks.pipeline_stages`; a ``["dp", "pp"]`` plan's stages are not
+    stage-major)."""
+    par = example.parallel
+    return pipeline_stages(parse_program(example.forward_text), par.world_size, par.pp)
 
 
 def within(ours, reference, rtol: float, atol: float) -> bool:
@@ -198,7 +196,7 @@ class RankSetup:
     """What one rank needs to run, built from the example and its compiled program."""
 
     def __init__(self, example: Example, compiled: CompiledRank, types: dict, schedule: str,
-                 micro_batches: int):
+                 micro_batches: int, stages: list[int] | None = None):
         self.example = example
         self.compiled = compiled
         self.rank = compiled.rank
@@ -207,8 +205,9 @@ class RankSetup:
         self.types = {**types, **{k: {**types.get(k, {}), **own.get(k, {})}
                                   for k in ("parameters", "data")}}
         par = example.parallel
-        self.stages = types.get("stages")
-        self.stage = stage_of(self.rank, par.world_size, par.pp, self.stages)
+        self.stages = stages or [stage_of(r, par.world_size, par.pp)
+                                 for r in range(par.world_size)]
+        self.stage = self.stages[self.rank]
         names = [op.attributes["parameter_name"] for op in compiled.program.walk()
                  if op.name == "builtin.parameter"]
         state = optimizer_state_initial_values(compiled.program)
@@ -252,8 +251,7 @@ class RankSetup:
         return out
 
     def rank_program(self) -> RankProgram:
-        return RankProgram(self.compiled.program, self.scope, self.feeds, stage=self.stage,
-                           stages=self.stages)
+        return RankProgram(self.compiled.program, self.scope, self.feeds, stage=self.stage)
 
     def compare_params(self, finals: dict) -> tuple[dict, dict, dict]:
         """({name: relative error}, {name: within tolerance}, {name: per-tensor error}) of this
@@ -317,13 +315,11 @@ def compile_all(example: Example, options: RunOptions, ranks, single_steps: int 
                                 track=options.localize, skip=options.skip,
                                 after_step=_for_rank(options.after_step, r),
                                 trace_positions=options.out is not None) for r in ranks}
-    types = dist_types(forward)
-    types["stages"] = stages_of(forward, par)  # rank -> pipeline stage
     if single_steps is None:
-        return compiled, types
+        return compiled, dist_types(forward)
     single = single_device(example, rules, forward, steps=single_steps,
                            micro_batches=micro_batches, localize=options.localize)
-    return compiled, types, single
+    return compiled, dist_types(forward), single
 
 
 def _for_rank(after_step, rank: int):
@@ -433,7 +429,8 @@ def run_local(example: Example, options: RunOptions, progress=None) -> RunResult
     micro_batches = options.micro_batches or par.micro_batches
     steps = min(options.steps or example.steps, example.steps)
     compiled, types, single = compile_all(example, options, range(par.world_size), steps)
-    setups = [RankSetup(example, compiled[r], types, schedule, micro_batches)
+    stages = example_stages(example)
+    setups = [RankSetup(example, compiled[r], types, schedule, micro_batches, stages)
               for r in range(par.world_size)]
     localizer = (Localizer(single.recorder, example.rtol, example.atol) if options.localize
                  else None)
@@ -449,11 +446,11 @@ def run_local(example: Example, options: RunOptions, progress=None) -> RunResult
                 observer.start_step(step)
             program = s.rank_program()
             shifted = RankProgram(program.program, program.scope,
-                                  lambda _step, m: s.feeds(step, m), stage=program.stage,
-                                  stages=program.stages)
+                                  lambda _step, m: s.feeds(step, m), stage=program.stage)
             return run_rank(shifted, communicator, steps=1, schedule=schedule if par.pp > 1
                             else None, num_stages=par.pp, micro_batches=micro_batches,
-                            vpp=par.vpp, process_groups=groups, observer=observer)
+                            vpp=par.vpp, process_groups=groups, observer=observer,
+                            stages=stages)
 
         results = run_ranks(par.world_size, body)
         for r, result in enumerate(results):
@@ -467,8 +464,7 @@ def run_local(example: Example, options: RunOptions, progress=None) -> RunResult
             progress(step)
     records = [s.record(single.float32.params) for s in setups]
     return RunResult(records, mean_losses(outputs), comm, events, schedule, micro_batches,
-                     single, localizer.result() if localizer is not None else None,
-                     {s.rank: s.stage for s in setups})
+                     single, localizer.result() if localizer is not None else None, stages)
 
 
 def run_distributed(example: Example, options: RunOptions, progress=None):
@@ -494,7 +490,8 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
     micro_batches = options.micro_batches or par.micro_batches
     steps = min(options.steps or example.steps, example.steps)
     compiled, types, single = compile_all(example, options, [rank], steps)
-    setup = RankSetup(example, compiled[rank], types, schedule, micro_batches)
+    stages = example_stages(example)
+    setup = RankSetup(example, compiled[rank], types, schedule, micro_batches, stages)
     groups = compiled[rank].program.process_groups
     xp, factory = chosen.array_module(), chosen.communicator()
     if xp is not None:
@@ -506,19 +503,18 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
             host_feeds = program.feeds
             program = RankProgram(program.program, program.scope,
                                   lambda s, m: {k: xp.asarray(v) for k, v in
-                                                host_feeds(s, m).items()}, stage=program.stage,
-                                  stages=program.stages)
+                                                host_feeds(s, m).items()}, stage=program.stage)
         outputs, events, comm = [], [], {}
         for step in range(steps):
             # The communicator counts from its creation; each step adds its own figures only.
             communicator.reset_stats()
             shifted = RankProgram(program.program, program.scope,
                                   lambda _s, m, step=step: program.feeds(step, m),
-                                  stage=program.stage, stages=program.stages)
+                                  stage=program.stage)
             result = run_rank(shifted, communicator, steps=1,
                               schedule=schedule if par.pp > 1 else None, num_stages=par.pp,
                               micro_batches=micro_batches, vpp=par.vpp, process_groups=groups,
-                              xp=xp)
+                              xp=xp, stages=stages)
             outputs.extend([{k: float(np.asarray(v.get() if hasattr(v, "get") else v))
                              for k, v in o.items() if k.startswith("loss")}
                             for o in mb] for mb in result.outputs)
@@ -541,5 +537,4 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
     losses = mean_losses([g[1] for g in gathered])
     return RunResult([g[0] for g in gathered], losses, [g[3] for g in gathered],
                      [e for g in gathered for e in g[2]], schedule, micro_batches, single,
-                     stages={r: stage_of(r, par.world_size, par.pp, types["stages"])
-                             for r in range(par.world_size)})
+                     stages=stages)

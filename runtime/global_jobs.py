@@ -56,15 +56,12 @@ def cross_stage(groups: Mapping[int, Sequence[int]], op: Operation,
 
 
 def stage_function(groups: Mapping[int, Sequence[int]], num_stages: int,
-                   rank: int, stages: Mapping[int, int] | None = None) -> Callable[[int], int]:
-    """``rank -> pipeline stage``: from ``stages`` (rank -> stage, e.g.
-    :func:`rulepass.engine.paddle.stages.rank_stages` of the dist program) where it names the
-    rank, else Paddle's ``rank // (world // pp)`` (the pp dimension outermost), the world being
-    every rank the process groups (and ``rank``) name."""
+                   rank: int) -> Callable[[int], int]:
+    """``rank -> pipeline stage`` for Paddle's meshes, whose first dimension is pp: ``rank //
+    (world // pp)``, the world being every rank the process groups (and ``rank``) name."""
     world = 1 + max([rank, *(r for g in groups.values() for r in g)])
     per_stage = max(1, world // max(1, num_stages))
-    table = dict(stages or {})
-    return lambda r: table.get(int(r), int(r) // per_stage)
+    return lambda r: int(r) // per_stage
 
 
 def _kind(job_type: str) -> str:

@@ -15,7 +15,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rulepass.engine.paddle.stages import rank_stages
 from rulepass.engine.pir.parse import parse_program
 from rulepass.runtime.pipeline import RankProgram, split_jobs, train
 from rulepass.runtime.schedules import Job, job_list
@@ -43,6 +42,16 @@ def stage_file(rank_dir: Path, suffix: str) -> Path:
     return path
 
 
+def stage_of(config: dict, rank: int) -> int:
+    """The pipeline stage of global rank ``rank``: its coordinate along the mesh's ``pp``
+    dimension (``mesh_shape``/``mesh_dims`` of a dist.parallelize capture, whose pp axis may be
+    anywhere: ``["dp", "pp"]``), else pp outermost (the hand-built captures' (pp, dp, mp))."""
+    shape, dims = config.get("mesh_shape"), config.get("mesh_dims")
+    if not shape or "pp" not in dims:
+        return rank // (config["world_size"] // config["pp"])
+    return int(np.unravel_index(rank, shape)[dims.index("pp")])
+
+
 def load_config(name: str, *, job_programs: bool = False):
     """(config, RankPrograms, dist types per rank, process groups) of captured configuration
     ``name``. Parameters are each rank's pieces of params.npz; feeds give micro-batch m of step s
@@ -55,9 +64,6 @@ def load_config(name: str, *, job_programs: bool = False):
     groups = {int(k): tuple(v) for k, v in json.loads((root / "rank0" / "process_groups.json").read_text()).items()}
     world, pp, micro_batches = config["world_size"], config["pp"], config["micro_batches"]
     constants = {k: np.asarray(v, np.float32) for k, v in reference.get("feeds", {"learning_rate_0": config["lr"]}).items()}
-    # a rank's stage: the stage mesh holding it (the pp dim need not be the mesh's first)
-    stages = rank_stages(parse_program(stage_file(root / "rank0", "_forward_dist.pir").read_text()),
-                         pp, world)
     ranks, types_per_rank = [], []
     for rank in range(world):
         rank_dir = root / f"rank{rank}"
@@ -84,8 +90,12 @@ def load_config(name: str, *, job_programs: bool = False):
         if job_programs:
             jobs = {p.name[len("job_"):-len(".pir")]: parse_program(p.read_text(), str(p))
                     for p in rank_dir.glob("job_*.pir")}
+        # Paddle numbers its rings per process: each rank runs with its own ring table
+        own_groups = {int(k): tuple(v) for k, v in
+                      json.loads((rank_dir / "process_groups.json").read_text()).items()}
         ranks.append(RankProgram(None if job_programs else program, scope, feeds,
-                                 stage=stages[rank], job_programs=jobs, stages=stages))
+                                 stage=stage_of(config, rank), job_programs=jobs,
+                                 process_groups=own_groups))
         types_per_rank.append(types)
     return config, reference, ranks, types_per_rank, groups
 
@@ -169,9 +179,6 @@ def test_schedule_job_lists_match_paddles(name):
     for rank_dir in sorted((CORPUS / name).glob("rank*")):
         config = json.loads((rank_dir / "config.json").read_text())
         world, pp = config["world_size"], config["pp"]
-        # the stage Paddle's pipeline pass gives the rank: rank // (world / pp), also where the
-        # pp dim is not the mesh's first (par_dp2_pp2: rank 1 of [[0,1],[2,3]] dp,pp is on stage
-        # 1's mesh but gets stage 0's list; we run each rank its own stage's, docs/deviations.md)
         stage = int(rank_dir.name[4:]) // (world // pp)
         ours = job_list(config["schedule"], pp, stage, config["micro_batches"], config["vpp"])
         theirs = [Job.parse(line) for line in (rank_dir / "jobs.txt").read_text().split()]

@@ -1,4 +1,5 @@
-"""A rank's pipeline stage is the stage mesh that holds it (engine/paddle/stages.py), whatever the
+"""A rank's pipeline stage is the stage mesh that holds it (rulepass.checks.pipeline_stages for the
+runtime, engine/paddle/stages.py for complete_chunk_id's layout), whatever the
 order of the mesh dims: Paddle 3.3.1 takes ``rank // (world / pp)``, right only when pp is the
 outermost dim. ``dist.parallelize`` on the seed test's ``["dp","pp","mp"]`` mesh with dp2, or on
 ``["dp","pp"]``, puts stage 0 on ranks [0, 2] and stage 1 on [1, 3]."""
@@ -7,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rulepass.engine.paddle.stages import rank_stages, stage_meshes, stage_of_mesh, stage_partition
+from rulepass.checks import pipeline_stages
+from rulepass.engine.paddle.stages import stage_meshes, stage_of_mesh, stage_partition
 from rulepass.engine.ir.types import ProcessMesh
 from rulepass.engine.pir.parse import parse_program
 
@@ -25,7 +27,13 @@ def forward(config: str):
     ("mp2", 1, 2, {0: 0, 1: 0}),
 ])
 def test_rank_stages_follow_the_stage_meshes(config, pp, world, expected):
-    assert rank_stages(forward(config), pp, world) == expected
+    program = forward(config)
+    assert pipeline_stages(program, world, pp) == [expected[r] for r in range(world)]
+    # complete_chunk_id's layout reads the stages of meshes by the same rule
+    partition = stage_partition(stage_meshes(program), pp)
+    if pp > 1:
+        for rank, stage in expected.items():
+            assert stage_of_mesh(ProcessMesh((1,), (rank,)), pp, world, partition) == stage
 
 
 def test_stage_of_a_mesh_inside_a_stage():
@@ -42,4 +50,4 @@ def test_stage_of_a_mesh_inside_a_stage():
 def test_no_partition_falls_back_to_paddles_formula():
     # one mesh of all ranks: nothing to read the stages from
     assert stage_partition(stage_meshes(forward("mp2")), 2) is None
-    assert rank_stages(forward("mp2"), 2, 2) == {0: 0, 1: 1}
+    assert pipeline_stages(forward("mp2"), 2, 2) == [0, 1]

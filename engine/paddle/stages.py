@@ -7,12 +7,13 @@ dimension wherever the user's mesh has it (``["dp", "pp", "mp"]``, the seed test
 the stage meshes are slices across the rank order: on ``[2, 2, 1]`` ``["dp","pp","mp"]`` stage 0
 holds ranks ``[0, 2]`` and stage 1 ``[1, 3]``, which Paddle's formula puts on stages ``{0, 1}``.
 
-Here a stage is found from the program itself: its stage meshes (the meshes of its ``pd_op`` ops
-without those holding every rank) partition the ranks into ``pp`` meshes, and stage ``k`` is the
-``k``-th by first process id (the mesh at pp coordinate ``k``: its smallest rank is ``k`` times
-the pp stride, so the order is the pp order whatever the dimension order). Where the program does
-not show such a partition, Paddle's formula stands; for the pp-outermost meshes Paddle supports
-both give the same stage.
+Here a stage is found from the program itself (for ``complete_chunk_id``'s layer layout; the
+runtime's table of every rank's stage is :func:`rulepass.checks.pipeline_stages`, the same rule):
+its stage meshes (the meshes of its ``pd_op`` ops without those holding every rank) partition the
+ranks into ``pp`` meshes, and stage ``k`` is the ``k``-th by first process id (the mesh at pp
+coordinate ``k``: its smallest rank is ``k`` times the pp stride, so the order is the pp order
+whatever the dimension order). Where the program does not show such a partition, Paddle's formula
+stands; for the pp-outermost meshes Paddle supports both give the same stage.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from collections.abc import Sequence
 from rulepass.engine.ir.core import Program
 from rulepass.engine.ir.types import ProcessMesh
 
-__all__ = ["stage_meshes", "stage_partition", "stage_of_mesh", "rank_stages"]
+__all__ = ["stage_meshes", "stage_partition", "stage_of_mesh"]
 
 
 def stage_meshes(program: Program) -> list[ProcessMesh]:
@@ -71,17 +72,3 @@ def stage_of_mesh(mesh: ProcessMesh, pp_degree: int, world_size: int,
     group = max(1, world_size // pp_degree)
     stages = {pid // group for pid in ids}
     return stages.pop() if len(stages) == 1 else None
-
-
-def rank_stages(program: Program, pp_degree: int, world_size: int) -> dict[int, int]:
-    """``{rank: pipeline stage}`` for ranks ``0 .. world_size-1`` of a dist program (the forward
-    program, or any before ``dist_to_dense``), by :func:`stage_partition` of its stage meshes;
-    ``rank // (world_size // pp)`` where the program shows none."""
-    partition = stage_partition(stage_meshes(program), pp_degree)
-    group = max(1, world_size // max(1, pp_degree))
-    out = {}
-    for rank in range(world_size):
-        found = ([k for k, ranks in enumerate(partition) if rank in ranks]
-                 if partition is not None else [])
-        out[rank] = found[0] if found else rank // group
-    return out
