@@ -515,10 +515,10 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
                                f"{par.world_size})")
         compiled, types, single = compile_all(example, options, [rank], steps)
         stages = example_stages(example)
-        return chosen, compiled, single, RankSetup(example, compiled[rank], types, schedule,
-                                                   micro_batches, stages)
+        return chosen, compiled, single, stages, RankSetup(example, compiled[rank], types,
+                                                           schedule, micro_batches, stages)
 
-    chosen, compiled, single, setup = agreed(prepare, world)
+    chosen, compiled, single, stages, setup = agreed(prepare, world)
     groups = compiled[rank].program.process_groups
     xp, factory = chosen.array_module(), chosen.communicator()
     if xp is not None:
