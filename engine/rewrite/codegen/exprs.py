@@ -227,6 +227,12 @@ class SourceGen:
             raise Unsupported(f"unknown quantifier {e.kind!r}")
         return f"{helper}({self.expr(e.seq, scope)}, {self.const(e.span)}, lambda {var}: {body})"
 
+    def x_DefCall(self, e, scope):
+        # the def's body is its own function (made once per def), called with the arguments'
+        # values: evaluated by value, left to right, as the walk does
+        args = "".join(f", {self.expr(a, scope)}" for a in e.args)
+        return f"{self.const(def_function(e.decl))}(ctx{args})"
+
     def x_LetRef(self, e, scope):
         return self.expr(e.value, scope)
 
@@ -464,6 +470,31 @@ class ScopedGen(SourceGen):
         if local is None:
             raise Unsupported(f"variable {e.name!r} is not in scope")
         return local
+
+
+#: id(DefDecl) -> (decl, function): each def's body compiled once
+_DEFS: dict[int, tuple] = {}
+
+
+def def_function(decl):
+    """The function `(ctx, *args) -> value` computing def `decl`'s body with its parameters bound
+    to `args` (memoised per declaration); the walk when Python cannot compile the translation."""
+    found = _DEFS.get(id(decl))
+    if found is not None and found[0] is decl:
+        return found[1]
+    gen = ScopedGen()
+    names = [f"a{i}" for i in range(len(decl.params))]
+    head = f"def _def(ctx{''.join(', ' + n for n in names)}):"
+    try:
+        function = gen.function(f"{head}\n    return {gen.expr(decl.body, dict(zip(decl.params, names)))}\n",
+                                "_def")
+    except Unsupported:
+        def function(ctx, *args):
+            return evaluate(decl.body, dict(zip(decl.params, args)), ctx)
+    if len(_DEFS) > CACHE_LIMIT:
+        _DEFS.clear()
+    _DEFS[id(decl)] = (decl, function)
+    return function
 
 
 def compile_conjunction(terms: tuple, var: str | None = None):
