@@ -11,7 +11,7 @@ While a pass runs, the driver's observer reports each op inserted or erased (`in
 `erased`): an op joins the run of its neighbour in O(1); a marker splits a run (the ops from it to
 the next marker move, once) or, erased, merges its two runs (union-find with path compression,
 so a chain of merges costs O(α) a question). So a sweep asking at every op stays linear, however
-many regions it erases (prune_other_ranks). Outside a pass (nothing reports), the index is
+many regions it erases (as a prune of other ranks does). Outside a pass (nothing reports), the index is
 rebuilt when the program's structure has changed since it was made.
 """
 
