@@ -136,6 +136,19 @@ def agree(expr) -> None:
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.tuples(expressions(2), expressions(1), expressions(1)).map(def_call))
 def test_compiled_def_calls_agree_with_the_walk(expr):
-    """A def's body is compiled into its own function (`expr_compile.def_function`), called by
-    value; the walk binds the parameters and evaluates the body."""
+    """A def's body is written in place, its arguments evaluated first into temporaries (by
+    value); the walk binds the parameters and evaluates the body."""
     agree(expr)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.tuples(expressions(2), expressions(1), expressions(1)).map(def_call))
+def test_compiled_def_functions_agree_with_the_walk(expr):
+    """The same with every def called as its own function (`INLINE_LIMIT` 0: the form a large
+    body takes) instead of written in place."""
+    saved = expr_compile.INLINE_LIMIT
+    expr_compile.INLINE_LIMIT = 0
+    try:
+        agree(expr)
+    finally:
+        expr_compile.INLINE_LIMIT = saved

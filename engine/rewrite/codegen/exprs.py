@@ -26,6 +26,7 @@ import rulepass.engine.lang.nodes as A
 from rulepass.engine.rewrite.exprs import (ABSENT, ARITH, BUILTINS, EvalError, negate, contains, describe, equal,
                     evaluate, field, iterate, normalize, ORDER)
 from rulepass.engine.ir.core import Operation, Value
+from rulepass.engine.lang.check import children
 from rulepass.engine.rewrite.functions import FAILURES, REGISTRY
 
 #: id(node) -> (node, function); the node is kept so that its id is not reused.
@@ -228,10 +229,16 @@ class SourceGen:
         return f"{helper}({self.expr(e.seq, scope)}, {self.const(e.span)}, lambda {var}: {body})"
 
     def x_DefCall(self, e, scope):
-        # the def's body is its own function (made once per def), called with the arguments'
-        # values: evaluated by value, left to right, as the walk does
-        args = "".join(f", {self.expr(a, scope)}" for a in e.args)
-        return f"{self.const(def_function(e.decl))}(ctx{args})"
+        # by value, as the walk does: the arguments left to right, then the body. A small body is
+        # written in place, its parameters held in temporaries (no call); a large one is its own
+        # function, made once per def
+        if inlined_size(e.decl) > INLINE_LIMIT:
+            args = "".join(f", {self.expr(a, scope)}" for a in e.args)
+            return f"{self.const(def_function(e.decl))}(ctx{args})"
+        temps = [self.temp() for _ in e.args]
+        parts = [f"({t} := {self.expr(a, scope)})" for t, a in zip(temps, e.args)]
+        parts.append(self.expr(e.decl.body, dict(zip(e.decl.params, temps))))
+        return f"({', '.join(parts)},)[-1]" if temps else parts[-1]
 
     def x_LetRef(self, e, scope):
         return self.expr(e.value, scope)
@@ -474,6 +481,35 @@ class ScopedGen(SourceGen):
 
 #: id(DefDecl) -> (decl, function): each def's body compiled once
 _DEFS: dict[int, tuple] = {}
+#: A def whose body, with the defs it calls written in place, has more nodes than this is called
+#: as a function instead (a def calling another twice, that one another twice, ... would double
+#: the written code at each level).
+INLINE_LIMIT = 200
+_SIZES: dict[int, tuple] = {}
+
+
+def inlined_size(decl) -> int:
+    """The number of nodes of `decl`'s body with every def it calls written in place (memoised;
+    defs do not recurse, so this ends)."""
+    found = _SIZES.get(id(decl))
+    if found is not None and found[0] is decl:
+        return found[1]
+    size, stack = 0, [decl.body]
+    while stack:
+        node = stack.pop()
+        size += 1
+        if isinstance(node, A.DefCall):
+            size += inlined_size(node.decl)
+        if isinstance(node, A.Quantifier):
+            stack.extend((node.seq, node.body))
+        else:
+            stack.extend(children(node))
+        if size > INLINE_LIMIT:
+            break
+    if len(_SIZES) > CACHE_LIMIT:
+        _SIZES.clear()
+    _SIZES[id(decl)] = (decl, size)
+    return size
 
 
 def def_function(decl):
