@@ -529,10 +529,7 @@ class Program(Journaled):
             else:
                 yield op
 
-    @property
-    def ops(self) -> list[Operation]:
-        """Ops of the top block (a snapshot)."""
-        return self.block.ops
+    ops = property(lambda self: self.block.ops, doc="Ops of the top block (a snapshot).")
 
     def num_ops(self) -> int:
         """Ops in the program, nested ones included."""
@@ -543,8 +540,7 @@ class Program(Journaled):
         return self.process_groups.get(ring_id)
 
     def add_kwarg(self, value: Value, index: int | None = None) -> Value:
-        """Add kwarg ``value`` (made by :func:`make_kwarg`) at ``index`` (default: last);
-        journaled."""
+        """Add kwarg ``value`` (from :func:`make_kwarg`) at ``index`` (default: last); journaled."""
         index = len(self.kwargs) if index is None else index
         self.kwargs.insert(index, value)
         value._kw_program = self
@@ -554,12 +550,16 @@ class Program(Journaled):
     def erase_kwarg(self, value: Value) -> None:
         """Remove kwarg ``value``, which nothing may read (Paddle's ``Block.erase_kwarg``);
         journaled and reported (``kwarg_erased``). ``ValueError`` when it is still read or is not
-        a kwarg of this program. O(number of kwargs)."""
+        a kwarg of this program. Erasures in list order (a sweep's) search from the last one."""
         if value._kw_program is not self or value._uses:
             raise ValueError(f"cannot erase kwarg {value.kwarg_name}: " + (
                 "it is still read" if value._uses else "not a kwarg of this program"))
-        index = next(i for i, kw in enumerate(self.kwargs) if kw is value)
+        try:
+            index = self.kwargs.index(value, getattr(self, "_erased_at", 0))
+        except ValueError:
+            index = self.kwargs.index(value)
         del self.kwargs[index]
+        self._erased_at = index
         value._kw_program = None
         self._changed(lambda: (self.kwargs.insert(index, value),
                                setattr(value, "_kw_program", self)), "kwarg_erased", value)
