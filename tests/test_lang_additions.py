@@ -433,3 +433,26 @@ def test_non_live_function_answers_absent_for_an_op_made_during_the_pass():
         assert set(seen) == {"pd_op.relu"}  # never called with the new op
     finally:
         unregister("test_name_then")
+
+
+def test_replace_in_something_else_than_ops_is_an_error_naming_the_rule():
+    program = """{
+        (%0) = "pd_op.data" () {name:"x"} : () -> tensor<4xf32>
+        (%1) = "pd_op.relu" (%0) {} : (tensor<4xf32>) -> tensor<4xf32>
+        (%2) = "pd_op.tanh" (%0) {} : (tensor<4xf32>) -> tensor<4xf32>
+    }"""
+    text = """pass p { rule r { match { a = pd_op.relu(x) b = pd_op.tanh(x) }
+      where not has(a.k) rewrite { replace x with b in a, 3 } } }"""
+    printed, error = run_both(text, "p", program)
+    assert "rule r: replace ... in takes ops and lists of ops, got int 3" in error
+    assert printed == print_program(parse_program(program))
+
+
+def test_in_region_takes_op_names():
+    text = """pass p { rule r { match { o = pd_op.relu } where in_region(o, 1, "pd_op.tanh")
+      rewrite { set o.k = 1 } } }"""
+    printed, error = run_both(text, "p")
+    assert "in_region() takes two op names (strings), got int 1 and" in error
+    text = text.replace("in_region(o, 1,", "not has(o.k) and not in_region(o, o.missing,")
+    printed, error = run_both(text, "p")
+    assert error is None and "{k:1}" in printed  # an absent name is no region
