@@ -456,3 +456,25 @@ def test_in_region_takes_op_names():
     text = text.replace("in_region(o, 1,", "not has(o.k) and not in_region(o, o.missing,")
     printed, error = run_both(text, "p")
     assert error is None and "{k:1}" in printed  # an absent name is no region
+
+
+def test_def_in_a_grad_block(tmp_path):
+    from rulepass.engine.api import installed_rules
+    from rulepass.engine.paddle.backward import append_backward
+    from rulepass.engine.paddle.grad import load_grad_definitions
+
+    path = tmp_path / "grads.rw"
+    path.write_text("""def doubled(a) = a * 2
+grad f = pd_op.my_scale(x) {factor: a} => {
+  g = pd_op.scale(grad(f)) {scale: doubled(a), bias: 0.0} : type(x)
+  grad x += g
+}
+""")
+    defs = load_grad_definitions([installed_rules() / "grad.rw", path])
+    program = parse_program('''{
+    (%0) = "builtin.parameter" () {parameter_name:"w",stop_gradient:[false]} : () -> tensor<4xf32>
+    (%1) = "pd_op.my_scale" (%0) {factor:3,stop_gradient:[false]} : (tensor<4xf32>) -> tensor<4xf32>
+    () = "builtin.shadow_output" (%1) {output_name:"loss"} : (tensor<4xf32>) ->
+}''')
+    append_backward(program, defs)
+    assert '"pd_op.scale" (%3) {bias:0,grad_of:0,op_role:1,scale:6,' in print_program(program)

@@ -235,10 +235,16 @@ class SourceGen:
         if inlined_size(e.decl) > INLINE_LIMIT:
             args = "".join(f", {self.expr(a, scope)}" for a in e.args)
             return f"{self.const(def_function(e.decl))}(ctx{args})"
-        temps = [self.temp() for _ in e.args]
-        parts = [f"({t} := {self.expr(a, scope)})" for t, a in zip(temps, e.args)]
-        parts.append(self.expr(e.decl.body, dict(zip(e.decl.params, temps))))
-        return f"({', '.join(parts)},)[-1]" if temps else parts[-1]
+        names, parts = [], []
+        for arg in e.args:
+            text = self.expr(arg, scope)
+            if type(arg) in _PLAIN_ARGUMENTS:
+                names.append(text)  # a variable, param or literal: read where the body reads it
+            else:
+                names.append(self.temp())
+                parts.append(f"({names[-1]} := {text})")
+        parts.append(self.expr(e.decl.body, dict(zip(e.decl.params, names))))
+        return f"({', '.join(parts)},)[-1]" if len(parts) > 1 else parts[0]
 
     def x_LetRef(self, e, scope):
         return self.expr(e.value, scope)
@@ -299,6 +305,10 @@ class SourceGen:
     def x_Negate(self, e, scope):
         return f"negate({self.expr(e.operand, scope)}, {self.const(e.span)})"
 
+
+#: Arguments a def's body written in place reads as they are: reading them costs nothing and
+#: cannot fail (the checker binds every variable), so evaluating them first changes nothing.
+_PLAIN_ARGUMENTS = (A.Var, A.ParamRef, A.Literal)
 
 #: builtin -> (test, value): when `test` holds for the argument (bound to {t}), `value` is what
 #: the builtin returns for it, computed inline; otherwise the builtin is called.
