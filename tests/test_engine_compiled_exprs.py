@@ -75,10 +75,12 @@ class Checker:
             got = outcome(fast, env, ctx)
             self.checked += 1
             stack = [expr]
-            while stack:  # the node kinds evaluated, nested ones included
+            while stack:  # the node kinds evaluated, nested ones (and defs' bodies) included
                 node = stack.pop()
                 self.kinds.add(type(node).__name__)
                 stack.extend(children(node))
+                if isinstance(node, A.DefCall):
+                    stack.append(node.decl.body)
             if got[0] != reference[0] or not all(same(x, y) for x, y in
                                                  zip(got[1:], reference[1:])):
                 self.mismatches.append((expr, reference, got))
@@ -135,7 +137,7 @@ def test_compiled_expressions_agree_on_the_chain(checker):
     assert checker.checked > 1000
     # The node kinds the rule files use are all covered.
     assert {"Call", "Field", "Compare", "AndOp", "InOp", "NotInOp", "CoalesceOp",
-            "Quantifier", "Var", "ParamRef", "Literal", "ListExpr"} <= checker.kinds
+            "Quantifier", "Var", "ParamRef", "Literal", "ListExpr", "DefCall"} <= checker.kinds
     assert not checker.mismatches, checker.mismatches[:3]
 
 

@@ -148,6 +148,9 @@ class PassChecker:
         #: `lookup(name, span)`: the def a call of `name` resolves to in this file, or None
         #: (`lang/defs.py` `Defs.lookup`; None: no defs)
         self.lookup = lookup
+        #: ids of the checked expressions (a `where`, a let's value, an action's expression)
+        #: holding a call of a def: what `Defs.resolve` has to rewrite
+        self.def_roots: set[int] = set()
 
     def error(self, span: A.Span, message: str):
         """A RuleCompileError at `span`."""
@@ -238,7 +241,8 @@ class PassChecker:
                 stack.append((node.body, {**current, node.var: "any"}, depth + 1))
                 continue
             elif isinstance(node, A.Call):
-                self.check_call(node)
+                if self.check_call(node) is not None:
+                    self.def_roots.add(id(expr))
             for child in children(node):
                 stack.append((child, current, depth + 1))
 
@@ -249,9 +253,10 @@ class PassChecker:
             raise self.error(span, f"unknown param ${name} of pass {self.decl.name!r}"
                              f"{through} (declared: {declared})")
 
-    def check_call(self, call: A.Call) -> None:
+    def check_call(self, call: A.Call):
         """Known function (a def of this file or an included one first, then a built-in or
-        registered function), right number of arguments; a def's `$params` are the pass's."""
+        registered function), right number of arguments; a def's `$params` are the pass's.
+        Returns the def called (`defs.DefInfo`), or None."""
         found = self.lookup(call.func, call.span) if self.lookup is not None else None
         if found is not None:
             bounds = (len(found.params), len(found.params))
@@ -272,6 +277,7 @@ class PassChecker:
                 f"{least} or more" if most is None else f"{least} to {most}")
             raise self.error(call.span, f"{call.func}() takes {want} argument"
                              f"{'' if want == '1' else 's'}, got {count}")
+        return found
 
     def check_let(self, let: A.LetDecl, scope: dict) -> None:
         """`let name = value`: the value reads what is bound so far; the name is new."""
@@ -344,12 +350,15 @@ def kind_words(kind: str) -> str:
             "op": "an op"}.get(kind, kind)
 
 
-def check_pass(decl: A.PassDecl, sources, arity, lookup=None) -> None:
+def check_pass(decl: A.PassDecl, sources, arity, lookup=None) -> set[int]:
     """Check one pass; raises RuleCompileError. `arity(name)` is the (least, most) number of
     arguments of function `name`, None if there is none (the rewrite engine's registry,
     `rewrite.functions.arity`, passed in because the language sits below the engine);
-    `lookup(name, span)` the def a call resolves to in the pass's file (`defs.Defs.lookup`)."""
-    PassChecker(decl, sources, arity, lookup).check()
+    `lookup(name, span)` the def a call resolves to in the pass's file (`defs.Defs.lookup`).
+    Returns the ids of the expressions that call a def (`PassChecker.def_roots`)."""
+    checker = PassChecker(decl, sources, arity, lookup)
+    checker.check()
+    return checker.def_roots
 
 
 def constant(expr, sources):

@@ -16,13 +16,14 @@ cycle. `Defs.resolve` then replaces each call of a def in a pass by a `DefCall` 
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import attrs
 
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.lang.builtins import BUILTINS
-from rulepass.engine.lang.check import PassChecker, children
+from rulepass.engine.lang.check import CHILDREN, PassChecker, children
 
 
 @attrs.frozen
@@ -39,9 +40,26 @@ class DefInfo:
         return self.decl.params
 
 
+@functools.lru_cache(maxsize=4096)
 def file_key(file: str | None) -> str:
     """The key of a loaded file: its resolved path ("" for text without a file)."""
     return str(Path(file).resolve()) if file else ""
+
+
+#: node class -> the names of its fields that may hold a call (`_node_fields`)
+_FIELDS: dict[type, tuple] = {}
+#: Nodes that hold no call: leaves, patterns (their attribute values are constants), spans, and
+#: what is resolved already.
+_NO_CALLS = (A.Literal, A.Var, A.ParamRef, A.ResultRef, A.Span, A.OpPattern, A.MatchOps,
+             A.MatchRegion, A.MatchValue, A.Param, A.FieldPath, A.DefCall, A.DefDecl)
+
+
+def _node_fields(kind: type) -> tuple:
+    """The fields of node class `kind` to look into for calls (none for `_NO_CALLS` and for
+    anything that is not a node)."""
+    if kind in _NO_CALLS or not attrs.has(kind):
+        return ()
+    return tuple(f.name for f in attrs.fields(kind) if f.name != "span")
 
 
 class DefChecker(PassChecker):
@@ -54,6 +72,7 @@ class DefChecker(PassChecker):
         self.sources = sources
         self.params = {}
         self.lookup = lookup
+        self.def_roots: set[int] = set()
         self.reads: set[str] = set()
 
     def check_param(self, name: str, span: A.Span, through: str = "") -> None:
@@ -67,10 +86,10 @@ class DefChecker(PassChecker):
                 count = len(found.params)
                 raise self.error(call.span, f"{call.func}() takes {count} argument"
                                  f"{'' if count == 1 else 's'}, got {len(call.args)}")
-            return
+            return found
         if found is not None:
-            return  # calls itself: reported as recursion, with the whole cycle
-        super().check_call(A.Call(call.func, call.args, call.span))
+            return found  # calls itself: reported as recursion, with the whole cycle
+        return super().check_call(A.Call(call.func, call.args, call.span))
 
     def check_def(self) -> None:
         """Parameters distinct, body well formed."""
@@ -228,27 +247,36 @@ class Defs:
                     path.append((by_id[id(callee)], iter(callees[id(callee)])))
         return out
 
-    def resolve(self, node, file: str | None):
+    def resolve(self, node, file: str | None, roots: set | None = None):
         """`node` (an expression, an action, a rule or a pass) with every call of a def visible
         in `file` replaced by a `DefCall` of the resolved def; unchanged parts are kept as they
-        are (the same objects: a file that sees no def is not walked)."""
-        if not self.visible(file_key(file)):
+        are (the same objects). With `roots` (the checker's `def_roots`), only those expressions
+        are looked into (none: nothing is walked)."""
+        if not self.visible(file_key(file)) or roots is not None and not roots:
             return node
-        return self._resolve(node, file)
+        return self._resolve(node, file, roots)
 
-    def _resolve(self, node, file: str | None):
-        if isinstance(node, tuple):
-            new = tuple(self._resolve(item, file) for item in node)
+    def _resolve(self, node, file: str | None, roots):
+        kind = type(node)
+        if kind is tuple:
+            new = tuple([self._resolve(item, file, roots) for item in node])
             return node if all(a is b for a, b in zip(new, node)) else new
-        if isinstance(node, (A.DefCall, A.DefDecl, A.Span)) or not attrs.has(type(node)):
+        names = _FIELDS.get(kind)
+        if names is None:
+            names = _FIELDS[kind] = _node_fields(kind)
+        if not names:
             return node
+        if roots is not None and kind in CHILDREN:  # an expression the checker saw
+            if id(node) not in roots:
+                return node
+            roots = None  # inside it: everything
         changes = {}
-        for field in attrs.fields(type(node)):
-            value = getattr(node, field.name)
-            new = self._resolve(value, file)
+        for name in names:
+            value = getattr(node, name)
+            new = self._resolve(value, file, roots)
             if new is not value:
-                changes[field.name] = new
-        if isinstance(node, A.Call):
+                changes[name] = new
+        if kind is A.Call:
             decl = self.find(file, node.func, node.span)
             if decl is not None:
                 args = changes.get("args", node.args)

@@ -283,8 +283,8 @@ def compile_pass(decl: A.PassDecl, sources: Sources, defs: Defs | None = None) -
     """Check a pass and compile its rules (in priority order); with `defs`, calls of the defs
     visible in the pass's file are resolved to them (`DefCall`)."""
     if defs is not None:
-        check_pass(decl, sources, arity, defs.lookup_in(decl.span.file))
-        decl = defs.resolve(decl, decl.span.file)
+        roots = check_pass(decl, sources, arity, defs.lookup_in(decl.span.file))
+        decl = defs.resolve(decl, decl.span.file, roots)
     else:
         check_pass(decl, sources, arity)
     rules = [compile_rule(rule, decl.name, order) for order, rule in enumerate(decl.rules)]
