@@ -28,8 +28,8 @@ from rulepass.engine.lang.check import CHILDREN, PassChecker, children
 
 @attrs.frozen
 class DefInfo:
-    """A def as calls see it: its declaration, the `$params` its body reads (through the defs it
-    calls too), and (once resolved) the declaration whose body holds `DefCall`s."""
+    """A def as calls see it: its declaration and the `$params` its body reads (through the defs
+    it calls too; empty until `Defs.prepare` has collected them)."""
 
     decl: A.DefDecl
     reads: frozenset = frozenset()
@@ -78,18 +78,19 @@ class DefChecker(PassChecker):
     def check_param(self, name: str, span: A.Span, through: str = "") -> None:
         self.reads.add(name)
 
-    def check_call(self, call: A.Call) -> None:
+    def check_call(self, call: A.Call) -> DefInfo | None:
+        """As the pass checker's, but a def's `$params` are left to its callers and a call of
+        the def itself is left to the recursion check (which names the whole cycle)."""
         found = self.lookup(call.func, call.span)
         if found is not None and found.decl is not self.decl:
-            # a def's `$params` are read on the caller's behalf (recursion is checked later)
             if len(call.args) != len(found.params):
                 count = len(found.params)
                 raise self.error(call.span, f"{call.func}() takes {count} argument"
                                  f"{'' if count == 1 else 's'}, got {len(call.args)}")
             return found
         if found is not None:
-            return found  # calls itself: reported as recursion, with the whole cycle
-        return super().check_call(A.Call(call.func, call.args, call.span))
+            return found
+        return super().check_call(call)
 
     def check_def(self) -> None:
         """Parameters distinct, body well formed."""
