@@ -88,3 +88,30 @@ def test_a_global_parameter_read_with_a_middle_activation_trains_where_paddle_ra
     report = summarize(example, result)
     assert report.ok and report.reference_source == "single_device"
     assert any(str(e.name).startswith("global_join") for e in result.events)
+
+
+def test_paddles_job_lists_for_a_middle_global_layer_deadlock():
+    """Paddle 3.3.1's own 1F1B plan for gm_mid_pp4_1f1b (job programs of ranks 2 and 3): rank 3
+    runs recv_forward:0, a receive from rank 2, before forward:0, which calls the broadcast
+    rooted at rank 2; rank 2's forward:0 calls that broadcast before its send to rank 3. On a
+    real communicator neither goes on; ours runs rank 3's call of the broadcast before its
+    receive (a global_join job)."""
+    import json
+
+    from rulepass.runtime.schedules import Job
+
+    root = ROOT / "tests" / "data" / "global_mesh" / "paddle_jobs" / "gm_mid_pp4_1f1b"
+    jobs3 = [Job.parse(t) for t in (root / "rank3" / "jobs.txt").read_text().split()]
+    assert jobs3.index(Job("recv_forward", 0)) < jobs3.index(Job("forward", 0))
+    groups3 = json.loads((root / "rank3" / "process_groups.json").read_text())
+    recv = next(op for op in parse_program((root / "rank3" / "job_recv_forward.pir").read_text()).ops
+                if op.name == "pd_op.recv_v2")
+    assert groups3[str(recv.attributes["ring_id"])][recv.attributes["peer"]] == 2
+    assert any(op.name == "pd_op.broadcast" and op.attributes["root"] == 2 for op in
+               parse_program((root / "rank3" / "job_forward.pir").read_text()).ops)
+    forward2 = [op.name for op in parse_program((root / "rank2" / "job_forward.pir").read_text()).ops]
+    assert forward2.index("pd_op.broadcast") < forward2.index("pd_op.send_v2")
+    groups2 = json.loads((root / "rank2" / "process_groups.json").read_text())
+    send = next(op for op in parse_program((root / "rank2" / "job_forward.pir").read_text()).ops
+                if op.name == "pd_op.send_v2")
+    assert groups2[str(send.attributes["ring_id"])][send.attributes["peer"]] == 3
