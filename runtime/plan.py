@@ -33,7 +33,7 @@ from rulepass.engine.ir.types import DenseTensorType, VectorType
 from rulepass.runtime.comm.ops import COMMUNICATION_OPS
 from .environment import Cell, ScopeCell
 from .kernels.operands import dtype_from_name
-from .kernels.registry import KERNELS, SPECIALIZERS, KernelError
+from .kernels.registry import KERNELS, RANDOM_OPS, SPECIALIZERS, KernelError
 from .structure_ops import STRUCTURE_OPS
 from .trace import TraceEvent
 
@@ -125,6 +125,8 @@ def bound_call(op: Operation, xp: Any, attrs: dict, fail: Callable) -> Callable:
     if handler is not None:
         return lambda run, inputs: handler(run, op, inputs)
     kernel = KERNELS[op.name]
+    if op.name in RANDOM_OPS:  # the run's draw source gives this run's numbers
+        return lambda run, inputs: kernel(xp, inputs, attrs, run.draws(op))
     special = SPECIALIZERS.get(op.name)
     if special is not None:
         try:
