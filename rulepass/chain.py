@@ -81,6 +81,9 @@ class CompiledRank:
     origins: dict | None = None
     placements: dict | None = None
     provenance: dict | None = None
+    #: the random ops of the forward program it was compiled from
+    #: (:class:`rulepass.random_draws.RandomModel`), None when it has none or nobody asked
+    random_model: object = None
 
 
 @attrs.define

@@ -38,7 +38,7 @@ from rulepass.engine.ir.core import Operation, Program, Value
 from rulepass.engine.ir.types import DenseTensorType, DistTensorType, VectorType
 from rulepass.example import ExampleError
 
-__all__ = ["BATCH_RULES", "rebatch", "rederive_micro_batches"]
+__all__ = ["BATCH_RULES", "UNKNOWN", "batch_positions", "rebatch", "rederive_micro_batches"]
 
 
 class _Refused(Exception):
@@ -63,6 +63,7 @@ class _Context:
         self.old = old
         self.new = new
         self.before: dict = {}  # value -> its type before rebatch resized it
+        self.expanded: dict = {}  # expands shaped by the batch -> their batch position
 
     def shape(self, v: Value | None) -> tuple:
         """The shape of tensor value ``v`` as captured (before rebatching), () for others."""
@@ -82,12 +83,33 @@ class _Context:
             return None
         return [int(x) for x in value] if isinstance(value, (list, tuple)) else [int(value)]
 
+    def shaped_by_batch(self, v: Value, dim: int, inner: int) -> bool:
+        """Whether ``v`` is an ``expand`` (of a value without the batch) to a shape spelling the
+        micro-batch size out in ``dim`` (``x.expand([b, s, h])`` with ``b`` read from an
+        activation's shape, which Paddle prints as a constant): then its constant is rewritten
+        and ``v`` resized, and True."""
+        op = v.owner
+        target = self.constant(op, 1, "shape") if op is not None and \
+            op.name == "pd_op.expand" else None
+        if target is None or dim >= len(target) or target[dim] != self.old * inner:
+            return False
+        if dim < len(target) - _rank(op.operand(0)):  # an axis the expand adds
+            self.rewrite_constant(op, 1, dim, self.new * inner)
+            if self.old != self.new:
+                self.before[v] = v.type
+                v.set_type(_resized(v.type, (dim, inner), self.old, self.new, op.name))
+            self.expanded[v] = (dim, inner)
+            return True
+        return False
+
     def rewrite_constant(self, op: Operation, index: int, position: int, value: int) -> None:
         """Set entry ``position`` of the ``pd_op.full_int_array`` operand ``index`` of ``op``
         to ``value`` (on a copy when other ops read it)."""
         v = op.operand(index)
         owner = v.owner
         values = list(owner.attr("value"))
+        if values[position] == value:
+            return
         values[position] = value
         if v.num_uses > 1:  # a copy right before it, read by op only
             copy = owner.clone()
@@ -117,9 +139,10 @@ def _elementwise(op: Operation, batched: dict, ctx: _Context) -> dict:
             continue
         at = dim - (rank - _rank(v))
         if 0 <= at < _rank(v) and ctx.shape(v)[at] not in (1, -1):
-            raise _Refused(f"operand {i} is not computed from the inputs but has size "
-                           f"{ctx.shape(v)[at]} where the micro-batch broadcasts with it (a value "
-                           "shaped by the batch)")
+            if not ctx.shaped_by_batch(v, at, inner):
+                raise _Refused(f"operand {i} is not computed from the inputs but has size "
+                               f"{ctx.shape(v)[at]} where the micro-batch broadcasts with it (a "
+                               "value shaped by the batch other than an expand)")
     return {k: (dim - (rank - _rank(r)), inner) for k, r in enumerate(op.results)
             if _rank(r) == rank}
 
@@ -168,8 +191,10 @@ def _reshape(op, batched, ctx):
     outer = math.prod(shape_in[:dim])
     target = ctx.constant(op, 1, "shape")
     for e, size in enumerate(shape_out):
-        if math.prod(shape_out[:e]) != outer or size == 1 and e < len(shape_out) - 1:
+        if math.prod(shape_out[:e]) != outer:
             continue
+        if size == 1 and ctx.old != 1 and e < len(shape_out) - 1:
+            continue  # a size-1 dim before the batch's (with one sample: the outermost is it)
         if size < 0 or size % ctx.old:
             break
         rest_in = math.prod(shape_in[dim:]) // ctx.old
@@ -412,23 +437,45 @@ def rebatch(program: Program, old: int, new: int, file: str = "forward.pir") -> 
     follow, or a value whose batch dim does not have the micro-batch size."""
     if old == new:
         return
-    context = _Context(program, old, new)
+    _trace(program, _Context(program, old, new), file, strict=True)
+
+
+def batch_positions(program: Program, size: int) -> dict:
+    """Value -> its batch position ``(dim, inner)`` for every value of `program` that holds the
+    micro-batch of ``size`` samples (a tuple per item for a vector), or :data:`UNKNOWN` past an
+    op the batch cannot be followed through; the program is left unchanged."""
+    return _trace(program, _Context(program, size, size), "program", strict=False)
+
+
+UNKNOWN = "unknown"
+"""The batch position of a value computed from the batch by an op :func:`batch_positions`
+cannot follow."""
+
+
+def _trace(program: Program, context: _Context, file: str, strict: bool) -> dict:
+    old, new = context.old, context.new
     batch: dict = {}  # value -> position (a tuple of positions for a vector)
     for op in list(program.block):
         where = f"{file}: {op.name}"
         if _is_fed(op):
+            value = op.results[0]
+            batch[value] = (0, 1)
+            if old == new:
+                continue
             shape = op.attr("shape")
             if isinstance(shape, (list, tuple)) and shape and shape[0] == old:
                 op.set_attr("shape", type(shape)([new, *shape[1:]]))
-            value = op.results[0]
             _resize(value, (0, 1), old, new, where, context.before)
-            batch[value] = (0, 1)
             continue
         batched = {i: batch[v] for i, v in enumerate(op.operands)
                    if v is not None and v in batch}
         if not batched:
             continue
         rule = BATCH_RULES.get(op.name)
+        lost = any(p == UNKNOWN for p in batched.values())
+        if not strict and (rule is None or lost):
+            batch.update((r, UNKNOWN) for r in op.results)
+            continue
         if rule is None:
             raise ExampleError(f"{where} reads a value that holds the micro-batch, and how that "
                                "op carries the batch is not known (rulepass/micro_batches.py "
@@ -436,13 +483,20 @@ def rebatch(program: Program, old: int, new: int, file: str = "forward.pir") -> 
         try:
             positions = rule(op, batched, context)
         except _Refused as refused:
+            if not strict:
+                batch.update((r, UNKNOWN) for r in op.results)
+                continue
             raise ExampleError(f"{where}: {refused}; the micro-batch dimension cannot be "
                                "re-derived through it (run with the example's own "
                                "--micro-batches)") from None
         for k, position in positions.items():
             value = op.results[k]
-            _resize(value, position, old, new, where, context.before)
+            if old != new:
+                _resize(value, position, old, new, where, context.before)
             batch[value] = position
+        batch.update(context.expanded)
+        context.expanded.clear()
+    return batch
 
 
 def rederive_micro_batches(example, forward: Program, micro_batches: int) -> None:

@@ -182,27 +182,31 @@ class RandomOp:
 
     ``offset``: the generator outputs the single-process model draws in a step before this op.
     ``shape``: the op's global result for one micro-batch (its type before ``dist_to_dense``).
-    ``micro_batches``: how many micro-batches make the model's batch, when dim 0 of the result
-    holds the batch (``batched``): the model's tensor is ``micro_batches`` such results stacked
-    along dim 0, micro-batch ``m`` its rows ``m * shape[0] .. (m + 1) * shape[0]``; an unbatched
-    result is the same for every micro-batch. ``piece(array) -> array``: the rank's piece of one
-    micro-batch's global tensor (its placement; the whole of it when replicated).
+    ``micro_batches``: how many times the op runs in a step (once per micro-batch).
+    ``batch_dim``: the dim of the result holding the micro-batch, or None: the model's tensor
+    is the ``micro_batches`` results concatenated along it (micro-batch ``m`` its ``m``-th
+    block), or, without one, the same for every micro-batch. ``dtype``: the draws' type
+    (``uniform_from``). ``piece(array) -> array``: the rank's piece of one micro-batch's global
+    tensor (by its placement; the whole of it when replicated).
     """
 
-    def __init__(self, offset: int, shape: tuple, micro_batches: int, batched: bool,
-                 piece: Callable[[np.ndarray], np.ndarray]):
+    def __init__(self, offset: int, shape: tuple, micro_batches: int, batch_dim: int | None,
+                 piece: Callable[[np.ndarray], np.ndarray], dtype: str = "float32"):
         self.offset = offset
         self.shape = tuple(int(n) for n in shape)
-        self.micro_batches = micro_batches if batched else 1
-        self.batched = batched
+        self.micro_batches = max(1, micro_batches)
+        self.batch_dim = batch_dim
         self.piece = piece
+        self.dtype = dtype
 
     @property
     def model_shape(self) -> tuple:
         """The op's result in the single-process model (all micro-batches)."""
-        if not self.batched or not self.shape:
+        if self.batch_dim is None:
             return self.shape
-        return (self.shape[0] * self.micro_batches, *self.shape[1:])
+        shape = list(self.shape)
+        shape[self.batch_dim] *= self.micro_batches
+        return tuple(shape)
 
     @property
     def count(self) -> int:
@@ -213,14 +217,14 @@ class RandomOp:
 class IndexedSource:
     """Draws by position: in step ``s``, element ``i`` of the model's tensor of op ``o`` is
     generator output ``skip + s * per_step + o.offset + i`` of a Paddle CPU generator seeded with
-    ``seed``, whatever rank or micro-batch runs it; each run gets its micro-batch's rows and its
-    rank's piece of them (:class:`RandomOp`). The micro-batch of a run is the count of the op's
-    runs in the step on that rank's thread so far (the schedules run one job type's
-    micro-batches in order).
+    ``seed``, whatever rank or micro-batch runs it; each run gets its micro-batch's block and its
+    rank's piece of it (:class:`RandomOp`). Run ``n`` of an op is step ``n // micro_batches``,
+    micro-batch ``n % micro_batches`` (the schedules run one job type's micro-batches in order).
+    An op drawing from an engine of its own seed gets that engine's first outputs every run.
 
-    ``ops``: op -> :class:`RandomOp` (ops of every rank). ``per_step``: generator outputs one
-    step of the model draws. Every rank calls :meth:`start_step` before each step, on its
-    thread. :meth:`draws` raises ``KeyError`` for an op not in ``ops``.
+    ``ops``: op -> :class:`RandomOp` (ops of every rank: each rank's ops are its own objects).
+    ``per_step``: generator outputs one step of the model draws. :meth:`draws` raises
+    ``KeyError`` for an op not in ``ops``. Thread-safe.
     """
 
     def __init__(self, ops: dict, per_step: int, seed: int = 0, skip: int = 0):
@@ -230,13 +234,7 @@ class IndexedSource:
         self.engine = MersenneTwister64.from_seed_seq(seed)
         self._outputs = np.empty(0, dtype=np.uint64)
         self._lock = threading.Lock()
-        self._steps: dict[int, int] = {}   # thread -> step
-        self._runs: dict = {}              # (thread, step, op) -> runs so far
-
-    def start_step(self, step: int) -> None:
-        """Called by each rank, on its thread, before step ``step``."""
-        with self._lock:
-            self._steps[threading.get_ident()] = step
+        self._runs: dict = {}  # op -> runs so far
 
     def _outputs_upto(self, end: int) -> np.ndarray:
         with self._lock:
@@ -246,29 +244,29 @@ class IndexedSource:
             return self._outputs
 
     def draws(self, op: Any, xp: Any) -> Draws:
-        """The ``draws`` callable of the next run of ``op`` on the calling thread's rank."""
+        """The ``draws`` callable of the next run of ``op``."""
         info = self.ops.get(op)
         if info is None:
             raise KeyError(f"{getattr(op, 'name', op)} draws random numbers, but the run did not "
                            "find it in the single-process model")
-        thread = threading.get_ident()
         with self._lock:
-            step = self._steps.get(thread, 0)
-            key = (thread, step, op)
-            micro_batch = self._runs.get(key, 0) % info.micro_batches
-            self._runs[key] = self._runs.get(key, 0) + 1
+            n = self._runs.get(op, 0)
+            self._runs[op] = n + 1
+        step, micro_batch = divmod(n, info.micro_batches)
 
         def draw(shape: tuple, dtype: str, seed: int) -> Any:
             if seed:
-                whole = _seeded(seed, info.count, dtype)
+                whole = _seeded(seed, info.count, info.dtype)
             else:
                 start = self.skip + step * self.per_step + info.offset
-                whole = uniform_from(self._outputs_upto(start + info.count)[start:start + info.count],
-                                     dtype)
+                end = start + info.count
+                whole = uniform_from(self._outputs_upto(end)[start:end], info.dtype)
             whole = whole.reshape(info.model_shape)
-            if info.batched and info.shape:
-                rows = info.shape[0]
-                whole = whole[micro_batch * rows:(micro_batch + 1) * rows]
+            if info.batch_dim is not None:
+                rows = info.shape[info.batch_dim]
+                index = [slice(None)] * len(info.shape)
+                index[info.batch_dim] = slice(micro_batch * rows, (micro_batch + 1) * rows)
+                whole = whole[tuple(index)]
             piece = info.piece(whole)
             if tuple(piece.shape) != tuple(shape):
                 raise ValueError(f"{getattr(op, 'name', op)}: this rank's piece of the model's "

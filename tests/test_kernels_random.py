@@ -110,23 +110,24 @@ def test_uniform(xp):
 def test_indexed_source_gives_each_run_its_piece_of_the_models_draws():
     import array_api_compat.numpy as xp
 
-    # one op of a model with 4 rows in 2 micro-batches of 2, the rank holding columns 2..3
+    # one op of a model with 4 rows in 2 micro-batches of 2, the rank holding columns 2..3;
+    # another without the batch (the same draws for both micro-batches)
     op, other = object(), object()
-    ops = {op: RandomOp(offset=6, shape=(2, 4), micro_batches=2, batched=True,
+    ops = {op: RandomOp(offset=6, shape=(2, 4), micro_batches=2, batch_dim=0,
                         piece=lambda a: a[:, 2:4]),
-           other: RandomOp(offset=0, shape=(3, 2), micro_batches=2, batched=False,
+           other: RandomOp(offset=0, shape=(3, 2), micro_batches=2, batch_dim=None,
                            piece=lambda a: a)}
     source = IndexedSource(ops, per_step=6 + 16, seed=2024)
     model = uniform_from(MersenneTwister64.from_seed_seq(2024).next(2 * 22), "float32")
     for step in range(2):
-        source.start_step(step)
         base = step * 22
         for m in range(2):
             got = source.draws(op, xp)((2, 2), "float32", 0)
             whole = model[base + 6: base + 22].reshape(4, 4)
             np.testing.assert_array_equal(got, whole[2 * m:2 * m + 2, 2:4])
-            # an unbatched op draws the same for every micro-batch
             np.testing.assert_array_equal(source.draws(other, xp)((3, 2), "float32", 0),
                                           model[base:base + 6].reshape(3, 2))
     with pytest.raises(KeyError, match="draws random numbers"):
         source.draws(object(), xp)
+    with pytest.raises(ValueError, match="the kernel asked for"):
+        source.draws(op, xp)((4, 4), "float32", 0)
