@@ -191,6 +191,8 @@ class RankRecord:
     tensor_errors: dict = attrs.field(factory=dict)
     #: this rank's pieces of the parameters after training (for ``--out``'s params_final.npz)
     final_params: dict = attrs.field(factory=dict)
+    #: the dist types those pieces were cut by (the rank's own: VPP may move a parameter)
+    param_types: dict = attrs.field(factory=dict)
 
 
 class RankSetup:
@@ -201,7 +203,10 @@ class RankSetup:
         self.example = example
         self.compiled = compiled
         self.rank = compiled.rank
-        self.types = types
+        # the rank's own dist types where the chain recorded them (VPP moves parameters)
+        own = compiled.dist_types or {}
+        self.types = {**types, **{k: {**types.get(k, {}), **own.get(k, {})}
+                                  for k in ("parameters", "data")}}
         par = example.parallel
         self.stages = stages or [stage_of(r, par.world_size, par.pp)
                                  for r in range(par.world_size)]
@@ -216,7 +221,7 @@ class RankSetup:
         scope = {}
         for name in names:
             if name in example.params:
-                t = types["parameters"].get(name)
+                t = self.types["parameters"].get(name)
                 value = example.params[name]
                 try:
                     scope[name] = np.array(local_piece(value, t, self.rank) if t is not None
@@ -288,8 +293,10 @@ class RankSetup:
                 trace.append(item)
         final = {name: np.asarray(value) for name, value in self.scope.items()
                  if name in self.example.params}
+        types = {name: self.types["parameters"][name] for name in final
+                 if name in self.types["parameters"]}
         return RankRecord(self.rank, errors, ok, applied, print_program(self.compiled.program),
-                          trace, single_errors, single_ok, tensor_errors, final)
+                          trace, single_errors, single_ok, tensor_errors, final, types)
 
 
 def compile_all(example: Example, options: RunOptions, ranks, single_steps: int | None = None
@@ -423,6 +430,8 @@ def write_outputs(out: Path, records: list, events: list, report: Report,
         from rulepass.outputs import write_run_extras
 
         types = dist_types(parse_program(example.forward_text))["parameters"]
+        for record in records:  # the ranks' own types where VPP moved a parameter
+            types.update(record.param_types)
         summary = {"run": write_run_extras(out, example, options or RunOptions(), records,
                                            events, report, types), **summary}
     write_text(out / "summary.json", json.dumps(summary, indent=1, default=str) + "\n")

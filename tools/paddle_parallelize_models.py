@@ -27,18 +27,43 @@ SEED = 2024
 _SHAPE = dict(hidden=8, inter=16, out=4)
 
 
-def _pp(name_kind: str, schedule: str, layers: int, mesh: str, **extra) -> dict:
+def _pp(name_kind: str, schedule: str, layers: int, mesh: str | tuple = "1d", *, pp: int = 2,
+        vpp: int | None = None, micro_batches: int = 4, global_batch: int = 8,
+        mp_plan: bool = False, dp_config: bool = False, **extra) -> dict:
     """A global-mesh pipeline configuration (issue 13): GlobalMLP with `layers` GMyLinear blocks,
-    split evenly by ``split_spec="layers"`` and ``global_spec="global_layer"``."""
-    vpp = 2 if schedule == "VPP" else 1
-    shape, dims = ([2], ["pp"]) if mesh == "1d" else ([1, 2, 1], ["dp", "pp", "mp"])
-    cfg = dict(kind="parallelize", model="global", global_kind=name_kind, world_size=2,
-               pp=2, vpp=vpp, mp=1, dp=1, schedule=schedule, micro_batches=4, global_batch=8,
-               layers=layers, seg_method="GMyLinear" if vpp > 1 else "",
-               mesh_shape=shape, mesh_dims=dims, **_SHAPE,
-               config={"pp_config": {"split_spec": "layers", "global_spec": "global_layer"}})
+    split evenly by ``split_spec="layers"`` and ``global_spec="global_layer"``. `mesh` is
+    ``"1d"`` (``[pp]`` ``["pp"]``), ``"3d"`` (the seed test's ``[1, pp, 1]``
+    ``["dp","pp","mp"]``) or ``(shape, dim_names)``; ``mp_plan`` puts each block's linear0/1
+    under ColWise/RowWiseParallel (needs an ``mp`` dimension), ``dp_config`` adds
+    ``{"sharding_level": 0}``."""
+    if vpp is None:
+        vpp = 2 if schedule == "VPP" else 1
+    if mesh == "1d":
+        shape, dims = [pp], ["pp"]
+    elif mesh == "3d":
+        shape, dims = [1, pp, 1], ["dp", "pp", "mp"]
+    else:
+        shape, dims = list(mesh[0]), list(mesh[1])
+    size = dict(zip(dims, shape))
+    config = {"pp_config": {"split_spec": extra.pop("split_spec", "layers"),
+                            "global_spec": extra.pop("global_spec", "global_layer")}}
+    cfg = dict(kind="parallelize", model="global", global_kind=name_kind,
+               world_size=int(np.prod(shape)), pp=size["pp"], vpp=vpp, mp=size.get("mp", 1),
+               dp=size.get("dp", 1), schedule=schedule, micro_batches=micro_batches,
+               global_batch=global_batch, layers=layers,
+               seg_method="GMyLinear" if vpp > 1 else "",
+               mesh_shape=shape, mesh_dims=dims, **_SHAPE, config=config)
+    if mp_plan:
+        config["mp_config"] = {"parallelize_plan": dict(_GCOLROW)}
+        cfg["plan_keys"] = dict(_GCOLROW_KEYS)
+    if dp_config:  # the batch split along dp (the loader splits it whenever dp > 1)
+        config["dp_config"] = {"sharding_level": 0}
     cfg.update(extra)
     return cfg
+
+
+_GCOLROW = {"layers.*.linear0": "ColWiseParallel", "layers.*.linear1": "RowWiseParallel"}
+_GCOLROW_KEYS = {"layers.*.linear0": "GMyLinear*/Linear", "layers.*.linear1": "GMyLinear*/Linear_1"}
 
 
 # batch 1 (issue 13): a global layer with no input (the seed's), one computed from the model
@@ -55,6 +80,89 @@ for _kind in ("none", "input", "param"):
 for _sched, _layers in (("1F1B", 2), ("VPP", 4)):
     GLOBAL_CONFIGS[f"gm_gparam_pp2_{'vpp2' if _sched == 'VPP' else '1f1b'}"] = _pp(
         "param", _sched, _layers, "1d", param_on_global_mesh=True)
+
+# batch 3 (issue 13, second round): what batch 1 holds fixed. Schedules (FThenB), pp4 on a 1-D
+# mesh, more blocks (pp2 with 4 and 6, VPP with 8, vpp 4), 3-D meshes with dp2 and mp2, the mesh
+# dims in another order, the global output read by the head or by some blocks only, a global
+# parameter under AdamW, 2 and 8 micro-batches, two global layers (global_spec as a list).
+_PP_DP = ([2, 2], ["pp", "dp"])
+_DP_PP_MP = ([2, 2, 1], ["dp", "pp", "mp"])
+GLOBAL_CONFIGS_2: dict[str, dict] = {
+    "gm_none_pp2_fthenb": _pp("none", "FThenB", 2),
+    "gm_param_pp2_fthenb": _pp("param", "FThenB", 2),
+    "gm_input_pp2_fthenb": _pp("input", "FThenB", 2),
+    "gm_none_pp4_1f1b": _pp("none", "1F1B", 4, pp=4),
+    "gm_param_pp4_1f1b": _pp("param", "1F1B", 4, pp=4),
+    "gm_input_pp4_1f1b": _pp("input", "1F1B", 4, pp=4),
+    "gm_param_pp4_fthenb": _pp("param", "FThenB", 4, pp=4),
+    "gm_none_pp4_vpp2": _pp("none", "VPP", 8, pp=4),
+    "gm_param_pp4_vpp2": _pp("param", "VPP", 8, pp=4),
+    "gm_param_pp2_1f1b_l4": _pp("param", "1F1B", 4),
+    "gm_input_pp2_1f1b_l6": _pp("input", "1F1B", 6),
+    "gm_none_pp2_1f1b_l6": _pp("none", "1F1B", 6),
+    "gm_none_pp2_vpp2_l8": _pp("none", "VPP", 8),
+    "gm_param_pp2_vpp2_l8": _pp("param", "VPP", 8),
+    "gm_none_pp2_vpp4": _pp("none", "VPP", 8, vpp=4),
+    "gm_param_pp2_vpp4": _pp("param", "VPP", 8, vpp=4),
+    "gm_none_dp2_pp2_3d": _pp("none", "1F1B", 2, _DP_PP_MP, dp_config=True),
+    "gm_param_dp2_pp2_3d": _pp("param", "1F1B", 2, _DP_PP_MP, dp_config=True),
+    "gm_input_dp2_pp2_3d": _pp("input", "1F1B", 2, _DP_PP_MP, dp_config=True),
+    "gm_none_dp2_pp2_vpp2_3d": _pp("none", "VPP", 4, _DP_PP_MP, dp_config=True),
+    "gm_param_dp2_pp2_vpp2_3d": _pp("param", "VPP", 4, _DP_PP_MP, dp_config=True),
+    "gm_none_pp2_mp2_3d": _pp("none", "1F1B", 2, ([1, 2, 2], ["dp", "pp", "mp"]),
+                              mp_plan=True, global_batch=4, seq=4, micro_batches=2),
+    "gm_param_pp2_mp2_3d": _pp("param", "1F1B", 2, ([1, 2, 2], ["dp", "pp", "mp"]),
+                               mp_plan=True, global_batch=4, seq=4, micro_batches=2),
+    "gm_none_pp2_dp2": _pp("none", "1F1B", 2, _PP_DP, dp_config=True),
+    "gm_param_pp2_dp2": _pp("param", "1F1B", 2, _PP_DP, dp_config=True),
+    "gm_param_pp2_dp1": _pp("param", "1F1B", 2, ([2, 1], ["pp", "dp"])),
+    "gm_param_dp1_pp2": _pp("param", "1F1B", 2, ([1, 2], ["dp", "pp"])),
+    # the head reads the global output too: Paddle reshards only the inputs of the split_spec
+    # layers (a plain `x + g` before the head fails in dy2static), so the head joins them
+    "gm_none_pp2_1f1b_head": _pp("none", "1F1B", 3, head_reads_global=True,
+                                 split_spec=["layers", "head"]),
+    "gm_param_pp2_1f1b_head": _pp("param", "1F1B", 3, head_reads_global=True,
+                                  split_spec=["layers", "head"]),
+    "gm_param_pp2_1f1b_some": _pp("param", "1F1B", 4, global_readers=[0, 3]),
+    "gm_input_pp2_1f1b_first": _pp("input", "1F1B", 4, global_readers=[0, 1]),
+    "gm_param_pp2_vpp2_some": _pp("param", "VPP", 4, global_readers=[1, 2]),
+    "gm_none_pp2_vpp2_some": _pp("none", "VPP", 4, global_readers=[0, 3]),
+    "gm_param_pp2_1f1b_adamw": _pp("param", "1F1B", 2, optimizer="adamw"),
+    "gm_param_pp2_vpp2_adamw": _pp("param", "VPP", 4, optimizer="adamw"),
+    "gm_param_pp2_1f1b_mb8": _pp("param", "1F1B", 2, micro_batches=8),
+    "gm_input_pp2_1f1b_mb2": _pp("input", "1F1B", 2, micro_batches=2),
+    "gm_none_pp2_vpp2_mb2": _pp("none", "VPP", 4, micro_batches=2),
+    "gm_none_pp2_vpp2_mb8": _pp("none", "VPP", 4, micro_batches=8),
+    "gm_two_pp2_1f1b": _pp("none", "1F1B", 2, global_kind2="param",
+                           global_spec=["global_layer", "global_layer2"]),
+    "gm_two_pp2_vpp2": _pp("none", "VPP", 4, global_kind2="param",
+                           global_spec=["global_layer", "global_layer2"]),
+    "gm_two_input_pp2_1f1b": _pp("input", "1F1B", 2, global_kind2="param",
+                                 global_spec=["global_layer", "global_layer2"]),
+    # round 2: tensor parallel under VPP, a global layer reading the input through its own
+    # parameter, one returning a tuple, a second global layer reading the first's output, the
+    # input under VPP with dp2 and on pp4, dp2 x pp2 x mp2 (world 8)
+    "gm_none_pp2_mp2_vpp2_3d": _pp("none", "VPP", 4, ([1, 2, 2], ["dp", "pp", "mp"]),
+                                   mp_plan=True, global_batch=4, seq=4, micro_batches=2),
+    "gm_param_pp2_mp2_vpp2_3d": _pp("param", "VPP", 4, ([1, 2, 2], ["dp", "pp", "mp"]),
+                                    mp_plan=True, global_batch=4, seq=4, micro_batches=2),
+    "gm_inparam_pp2_1f1b": _pp("inparam", "1F1B", 2),
+    "gm_inparam_pp2_vpp2": _pp("inparam", "VPP", 4),
+    "gm_tuple_pp2_1f1b": _pp("tuple", "1F1B", 2),
+    "gm_tuple_pp2_vpp2": _pp("tuple", "VPP", 4),
+    "gm_chain_pp2_1f1b": _pp("param", "1F1B", 2, global_kind2="input", global2_reads_global=True,
+                             global_spec=["global_layer", "global_layer2"]),
+    "gm_input_dp2_pp2_vpp2_3d": _pp("input", "VPP", 4, _DP_PP_MP, dp_config=True),
+    "gm_input_pp4_vpp2": _pp("input", "VPP", 8, pp=4),
+    # a global layer reading an activation of a middle stage (block 1's output on pp4)
+    "gm_mid_pp4_1f1b": _pp("input", "1F1B", 4, pp=4, global_input_after=2,
+                           global_readers=[2, 3]),
+    "gm_mid_pp2_1f1b": _pp("inparam", "1F1B", 2, global_input_after=1, global_readers=[1]),
+    # LLaMA: the global layer with tensor parallelism and with dp2 on the seed mesh
+    "gm_param_dp2_pp2_mp2": _pp("param", "1F1B", 2, ([2, 2, 2], ["dp", "pp", "mp"]),
+                                mp_plan=True, dp_config=True, global_batch=4, seq=4,
+                                micro_batches=2),
+}
 
 
 def _par(model: str, mesh_shape: list, mesh_dims: list, config: dict, *, layers: int = 2,
@@ -184,6 +292,28 @@ PARALLELIZE_CONFIGS.update({
                                "mp_config": {"parallelize_plan": _LLAMA_MP},
                                "dp_config": {"sharding_level": 0}},
                               plan_keys=_LLAMA_KEYS, micro_batches=2, global_batch=4, **_LLAMA),
+    # issue 13, second round: the seed's global layer under VPP, on pp4, and with a parameter
+    "llama_pp2_vpp2_global": _par("llama", [2], ["pp"],
+                                  {"pp_config": {"split_spec": "layers",
+                                                 "global_spec": "global_layer"}},
+                                  layers=4, micro_batches=2, global_batch=4, global_kind="none",
+                                  schedule="VPP", **_LLAMA, seg_method="LlamaDecoderLayer"),
+    "llama_pp4_global": _par("llama", [4], ["pp"],
+                             {"pp_config": {"split_spec": "layers",
+                                            "global_spec": "global_layer"}},
+                             layers=4, micro_batches=4, global_batch=4, global_kind="none",
+                             **_LLAMA),
+    "llama_pp2_mp2_global": _par("llama", [1, 2, 2], ["dp", "pp", "mp"],
+                                 {"pp_config": {"split_spec": "layers",
+                                                "global_spec": "global_layer"},
+                                  "mp_config": {"parallelize_plan": _LLAMA_MP}},
+                                 plan_keys=_LLAMA_KEYS, micro_batches=2, global_batch=4,
+                                 global_kind="none", **_LLAMA),
+    "llama_pp2_global_param": _par("llama", [2], ["pp"],
+                                   {"pp_config": {"split_spec": "layers",
+                                                  "global_spec": "global_layer"}},
+                                   micro_batches=2, global_batch=4, global_kind="param",
+                                   **_LLAMA),
     # the seed's plan shape: sequence parallel between the embedding and the head
     "llama_mp2_sp": _par("llama", [1, 2], ["dp", "mp"], {"mp_config": {"parallelize_plan": {
         **{k: v for k, v in _LLAMA_MP.items() if k != "embed_tokens"},
@@ -471,6 +601,10 @@ EXAMPLES = ["gm_none_pp2_1f1b", "gm_param_pp2_1f1b", "gm_param_pp2_1f1b_3d"]
 # ... of which these hold serial.pir + plan.toml instead of forward.pir (one per parallelism)
 SERIAL_EXAMPLES = ["par_pp2_str", "par_mp2_colrow", "par_dp2"]
 EXAMPLES += SERIAL_EXAMPLES
+# configurations whose example folder is written even from a scratch capture (--data-dir): their
+# whole capture is not in the corpus (its size budget), the example is (issue 13, second round)
+EXAMPLES_ONLY = ["llama_pp2_vpp2_global", "gm_none_dp2_pp2_3d", "gm_param_pp4_1f1b",
+                 "gm_param_dp2_pp2_mp2", "gm_none_pp4_vpp2", "llama_pp2_mp2_global"]
 
 
 def mesh_of(cfg: dict):
@@ -503,9 +637,11 @@ def build_model(cfg: dict):
             self.linear0 = nn.Linear(cfg["hidden"], cfg["inter"])
             self.linear1 = nn.Linear(cfg["inter"], cfg["hidden"])
 
-        def forward(self, x, g=None):
+        def forward(self, x, g=None, g2=None):
             if g is not None:
                 x = x + g
+            if g2 is not None:
+                x = x + g2
             return self.linear1(F.relu(self.linear0(x)))
 
     class GlobalOutputNet(nn.Layer):
@@ -530,19 +666,74 @@ def build_model(cfg: dict):
         def forward(self, x=None):
             return self.weight * 2.0
 
-    class GlobalMLP(nn.Layer):
+    class GlobalInputParam(nn.Layer):
+        """A global layer reading the model input through its own parameter: x * weight."""
+
         def __init__(self):
             super().__init__()
-            kind = cfg.get("global_kind")
-            self.global_layer = {"none": GlobalOutputNet, "input": GlobalInputNet,
-                                 "param": GlobalParam}[kind]() if kind else None
-            self.layers = nn.LayerList([GMyLinear() for _ in range(cfg["layers"])])
-            self.head = nn.Linear(cfg["hidden"], cfg["out"])
+            self.weight = self.create_parameter([cfg["hidden"]], dtype="float32")
 
         def forward(self, x):
+            return x * self.weight
+
+    class GlobalTuple(nn.Layer):
+        """A global layer with a parameter returning two tensors (the hook's tuple branch)."""
+
+        def __init__(self):
+            super().__init__()
+            self.weight = self.create_parameter([cfg["hidden"]], dtype="float32")
+
+        def forward(self, x=None):
+            return self.weight * 2.0, self.weight * 3.0
+
+    class GHead(nn.Layer):
+        """The head reading the global output: linear(x + g)."""
+
+        def __init__(self):
+            super().__init__()
+            self.linear = nn.Linear(cfg["hidden"], cfg["out"])
+
+        def forward(self, x, g):
+            return self.linear(x + g)
+
+    global_kinds = {"none": GlobalOutputNet, "input": GlobalInputNet, "param": GlobalParam,
+                    "inparam": GlobalInputParam, "tuple": GlobalTuple}
+
+    class GlobalMLP(nn.Layer):
+        """[global_layer, global_layer2], N x GMyLinear reading their outputs (the blocks of
+        ``global_readers``, default all), [x + g before the head], head Linear."""
+
+        def __init__(self):
+            super().__init__()
+            kind, kind2 = cfg.get("global_kind"), cfg.get("global_kind2")
+            self.global_layer = global_kinds[kind]() if kind else None
+            if kind2:
+                self.global_layer2 = global_kinds[kind2]()
+            self.layers = nn.LayerList([GMyLinear() for _ in range(cfg["layers"])])
+            self.head = GHead() if cfg.get("head_reads_global") else nn.Linear(cfg["hidden"],
+                                                                                 cfg["out"])
+
+        def forward(self, x):
+            after = cfg.get("global_input_after")
+            if after:  # the global layer reads block `after - 1`'s output, not the input
+                for layer in list(self.layers)[:after]:
+                    x = layer(x)
             g = self.global_layer(x) if self.global_layer is not None else None
-            for layer in self.layers:
-                x = layer(x, g)
+            g2 = None
+            if cfg.get("global_kind") == "tuple":
+                g, g2 = g
+            if cfg.get("global_kind2"):
+                g2 = self.global_layer2(g if cfg.get("global2_reads_global") else x)
+            readers = cfg.get("global_readers", range(cfg["layers"]))
+            for i, layer in enumerate(self.layers):
+                if i < (after or 0):
+                    continue
+                if i in readers:
+                    x = layer(x, g, g2) if g2 is not None else layer(x, g)
+                else:
+                    x = layer(x)
+            if cfg.get("head_reads_global"):
+                return self.head(x, g)
             return self.head(x)
 
     def linear(i, o):

@@ -1,24 +1,36 @@
 """``append_backward``: grad ops for a forward program, from grad definitions declared as data.
 
 Reimplements what ``paddle.autograd.ir_backward.append_backward`` (Paddle 3.3.1) builds, in one
-linear pass (Paddle rebuilds its op list for every forward op, which grows as layers^2.5):
+linear pass (Paddle rebuilds its op list for every forward op, which grows as layers^2.5; the
+zero grads Paddle makes for results nothing reads and removes at the end are never made):
 
 1. The loss is the value ``builtin.shadow_output`` writes under an ``output_name`` containing
    ``loss`` (or the one given). Its grad is ``pd_op.full`` (shape [1], value 1) and
    ``pd_op.full_like(loss, full)``, linked to the loss's producer.
 2. A value *needs a grad* when it depends on a trainable value: a result whose op prints
    ``stop_gradient:[..false..]`` for it (Paddle computes that attribute from the inputs), and a
-   ``builtin.parameter`` with ``stop_gradient:[false]``. Ops on no path from such a value to the
-   loss get no grad ops.
-3. Forward ops are visited in reverse. A result with several grad contributions gets them summed by
-   ``builtin.combine`` + ``pd_op.add_n`` (in contribution order) just before the producer's grad
-   ops. The grad definition of the op (``grad`` blocks of ``rules/grad.rw``) creates its grad ops.
-   Grad results that feed a value needing no grad become ``<<NULL TYPE>>``, as Paddle prints them.
-4. Every created op gets ``op_role: 1``, ``grad_of: <the forward op's op_id>`` (forward ops get a
-   unique ``op_id``), ``stop_gradient`` per result, and — when the forward op has a dist attribute —
-   an op dist attribute on the forward op's mesh whose entries are the dist attributes of its
-   operand and (declared) result types — unless some of those types are dense (the ops at the
-   edge of a local region), which get none.
+   leaf (``builtin.parameter``, ``pd_op.data``) with ``stop_gradient:[false]``. Ops on no path
+   from such a value to the loss get no grad ops.
+3. Forward ops are visited consumers first, in Paddle's order (:func:`inverse_sort`, its
+   ``inverse_sort_op``: breadth first from the loss, an op once all its readers came; the plain
+   reverse order when the program has in-place array ops). A result with several grad
+   contributions gets them summed by ``builtin.combine`` + ``pd_op.add_n`` (in contribution
+   order) just before the producer's grad ops. The grad definition of the op (``grad`` blocks of
+   ``rules/grad.rw``) creates its grad ops. Grad results that feed a value needing no grad
+   become ``<<NULL TYPE>>``, as Paddle prints them.
+   Vectors (``vec[...]``) are looked through, as Paddle's backward does: ``builtin.combine`` and
+   ``builtin.split`` get no visit; a grad op reading a forward vector reads a new
+   ``builtin.combine`` of its items; a vector grad added to a combined vector is split
+   (``builtin.split``) into its items' grads; ``grad(v)`` of a vector result split by a
+   ``builtin.split`` is the ``builtin.combine`` of its items' summed grads, zeros
+   (``pd_op.full`` + ``pd_op.full_like``) for an item that got none.
+4. Every created op gets ``op_role: 1``, ``grad_of: <the forward op's op_id>`` (the forward ops
+   that got grad ops get a unique ``op_id``, in program order), ``stop_gradient`` per result,
+   and — when the forward op has a dist attribute — an op dist attribute on the forward op's
+   mesh whose entries are what the grad op requires of its operands (the placements the forward
+   op read them with; a forward result whole, never Partial) and the dist attributes of its
+   (declared) result types — unless some of those types are dense (the ops at the edge of a
+   local region) or it is a ``builtin.combine``/``split``, which get none.
 
 Grad definitions are objects with ``op_names`` (tuple of op names, or ``None`` for any) and
 ``match(op) -> bindings | None`` / ``emit(emitter, op, bindings)``; :mod:`rw_grad` compiles them

@@ -36,8 +36,11 @@ set_value_with_tensor, squeeze, unsqueeze, expand, flatten, stack, unbind), ``em
 masked_select, where, triu, tril, cumsum), ``random_ops`` (dropout, uniform: they draw from
 the executor's draw source, ``rulepass.runtime.generator``), ``optimizer``
 (sgd_, adam_, adamw_, momentum_), each with the gradient ops Paddle defines; ``specialize``
-(transpose, reshape, sgd_, matmul, scale and grads, specialized to one op's static shapes when the executor
-plans a program; see ``registry.specializer``); ``special`` (erf),
+(transpose, reshape, sgd_, matmul, scale, add_grad, subtract_grad and grads, specialized to one
+op's static shapes when the executor plans a program; see ``registry.specializer``; layer_norm,
+mean, softmax and full_like have theirs beside their kernels); ``lean`` (the namespace the
+executor gives the kernels: NumPy's functions without array_api_compat's and fromnumeric's
+layers, the same results); ``special`` (erf),
 ``operands`` (operand and attribute conversion), ``testing`` (helpers for kernel tests).
 """
 
