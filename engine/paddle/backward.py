@@ -122,8 +122,8 @@ class GradEmitter:
         self.forward_op: Operation | None = None
         # forward op -> the grad ops made for it (their ``grad_of`` is set after the walk)
         self.grad_ops_of: dict[Operation, list[Operation]] = {}
-        # a vector result split by builtin.split -> the summed grads of its items (None where an
-        # item got none), combined into the vector's grad when a definition first reads it
+        # a vector result split by builtin.split -> the summed grads of its items (zeros where
+        # an item got none), combined into the vector's grad when a definition first reads it
         self.vector_items: dict[Value, list] = {}
         self._contributed_now: list[tuple[Value, Value]] = []
         self._averaged: dict = {}
