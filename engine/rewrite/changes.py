@@ -31,10 +31,12 @@ class Changes(Observer):
     attribute set) and the ops `created`. `reset` starts the next application. Structural
     changes are also logged in `positions` (a `PositionLog`) when the trace asks for positions."""
 
-    __slots__ = ("count", "touched", "reindex", "created", "positions")
+    __slots__ = ("count", "touched", "reindex", "created", "positions", "regions")
 
     def __init__(self, positions: "PositionLog | None" = None):
         self.positions = positions
+        #: the `in_region` index to keep up to date (`rewrite/regions.py`), or None
+        self.regions = None
         self.reset()
 
     def reset(self) -> None:
@@ -51,6 +53,8 @@ class Changes(Observer):
         self.created.append(op)
         if self.positions is not None:
             self.positions.inserted(op)
+        if self.regions is not None and self.regions.tables:
+            self.regions.inserted(op)
 
     def op_erased(self, op) -> None:
         self.count += 1
@@ -65,6 +69,8 @@ class Changes(Observer):
         self.reindex[op] = None
         if self.positions is not None:
             self.positions.erased(op)
+        if self.regions is not None and self.regions.tables:
+            self.regions.erased(op)
 
     def operand_set(self, op, index: int, old) -> None:
         self.count += 1
@@ -82,6 +88,9 @@ class Changes(Observer):
             touched[value.owner] = None
         for use in value.uses:
             touched[use.op] = None
+
+    def kwarg_erased(self, value) -> None:
+        self.count += 1  # nothing reads it: no op to revisit
 
 
 def last_descendant(op):

@@ -80,6 +80,8 @@ def find_calls(cpass: CompiledPass) -> list:
         seen.add(id(node))
         if isinstance(getattr(node, "func", None), str):
             calls[id(node)] = node
+        elif isinstance(node, A.DefCall):
+            stack.append(node.decl.body)  # the calls a def makes are the rule's calls too
         for name in ("operands", "types", "items", "body"):
             value = getattr(node, name, None)
             if isinstance(value, tuple):
@@ -138,6 +140,8 @@ class Driver:
         self.stats = PassStats()
         self.trace: list[Application] = []
         self.ctx = Context(program, params)
+        self.changes.regions = self.ctx.regions  # kept up to date by what the IR reports
+        self.ctx.regions.observed = True
         self.ctx.functions = FunctionCalls(program, called_functions(cpass),
                                            constant_calls(cpass, self.ctx))
         join_keys = {attr.key for rule in cpass.rules for node in rule.nodes
@@ -218,6 +222,8 @@ class Driver:
                 block = item.block  # alive(), inline
                 if block is None or block.program is not program:
                     continue
+            elif item.kwarg_name is not None and not item.is_kwarg_of(program):
+                continue  # an erased ^kw: value
             found = first_at(item, stats)
             if found is None:
                 continue
@@ -231,17 +237,21 @@ class Driver:
                     queue.append(other)
 
     def sweep(self, reverse: bool) -> None:
-        """Visit each op once in program order (or reverse), applying the first rule that
-        matches it; ops created on the way are not visited."""
+        """Visit each op once in program order (or reverse), then the values no op defines
+        (for value rules), applying the first rule that matches each; ops created on the way
+        are not visited. Values come last both ways: a reverse sweep erasing readers (Paddle's
+        reverse walks) finds the values they read unused."""
         items = self.items()
         if reverse:
             ops = [i for i in items if isinstance(i, Operation)]
-            items = [i for i in items if not isinstance(i, Operation)] + ops[::-1]
+            items = ops[::-1] + [i for i in items if not isinstance(i, Operation)]
         program, first_at, stats = self.program, self.matcher.first_at, self.stats
         for item in items:
-            if type(item) is Operation and (item.block is None
-                                            or item.block.program is not program):
-                continue  # erased (alive(), inline)
+            if type(item) is Operation:
+                if item.block is None or item.block.program is not program:
+                    continue  # erased (alive(), inline)
+            elif item.kwarg_name is not None and not item.is_kwarg_of(program):
+                continue  # an erased ^kw: value
             found = first_at(item, stats)
             if found is not None:
                 self.apply(found, revisit=False)
