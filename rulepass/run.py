@@ -39,7 +39,7 @@ from rulepass.micro_batches import rederive_micro_batches
 from rulepass.random_draws import draw_source, random_model
 from rulepass.reference import SingleDevice, single_device
 from rulepass.runtime.executor import persistable_data
-from rulepass.runtime.pipeline import RankProgram, mean_losses, run_rank
+from rulepass.runtime.pipeline import RankProgram, mean_losses, rank_sites, run_rank
 from rulepass.runtime.schedules import job_list
 from rulepass.runtime.timeline import bubble_fraction
 from rulepass.runtime.sharding import ShardingError, dist_types, local_piece, rank_micro_batch
@@ -456,6 +456,8 @@ def run_local(example: Example, options: RunOptions, progress=None) -> RunResult
     randoms = compiled[0].random_model
     source = draw_source(randoms, compiled.values()) if randoms is not None else None
     groups = compiled[0].program.process_groups
+    sites = ({r: rank_sites(compiled[r].program, schedule, stages.__getitem__, groups)
+              for r in range(par.world_size)} if par.pp > 1 else None)
     outputs = [[] for _ in setups]
     events, comm = [], [dict() for _ in setups]
     for step in range(steps):
@@ -471,7 +473,7 @@ def run_local(example: Example, options: RunOptions, progress=None) -> RunResult
             return run_rank(shifted, communicator, steps=1, schedule=schedule if par.pp > 1
                             else None, num_stages=par.pp, micro_batches=micro_batches,
                             vpp=par.vpp, process_groups=groups, observer=observer,
-                            stages=stages, random_source=source)
+                            stages=stages, random_source=source, sites=sites)
 
         results = run_ranks(par.world_size, body)
         for r, result in enumerate(results):
@@ -517,6 +519,10 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
     randoms = compiled[rank].random_model
     source = draw_source(randoms, [compiled[rank]]) if randoms is not None else None
     groups = compiled[rank].program.process_groups
+    # every rank's cross-stage collectives, to call them in one order (runtime/global_jobs.py)
+    sites = (dict(enumerate(world.allgather(rank_sites(compiled[rank].program, schedule,
+                                                       stages.__getitem__, groups))))
+             if par.pp > 1 else None)
     xp, factory = chosen.array_module(), chosen.communicator()
     if xp is not None:
         setup.scope = {k: xp.asarray(v) for k, v in setup.scope.items()}
@@ -538,7 +544,7 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
             result = run_rank(shifted, communicator, steps=1,
                               schedule=schedule if par.pp > 1 else None, num_stages=par.pp,
                               micro_batches=micro_batches, vpp=par.vpp, process_groups=groups,
-                              xp=xp, stages=stages, random_source=source)
+                              xp=xp, stages=stages, random_source=source, sites=sites)
             outputs.extend([{k: float(np.asarray(v.get() if hasattr(v, "get") else v))
                              for k, v in o.items() if k.startswith("loss")}
                             for o in mb] for mb in result.outputs)

@@ -70,9 +70,13 @@ def test_rw_blocks_are_copied_from_the_example_files():
 
 
 def test_python_blocks_run(monkeypatch):
+    from rulepass.engine.api import import_function_modules
     from rulepass.engine.rewrite.functions import REGISTRY, unregister
 
     monkeypatch.chdir(ROOT)
+    # the shipped functions first: a block that loads rules would import their modules, and
+    # unregistering them afterwards would leave later tests without them
+    import_function_modules()
     before = set(REGISTRY)
     try:
         for line, _, body in blocks("python"):

@@ -774,7 +774,8 @@ def write_example(cfg_name: str) -> None:
     src = DATA_DIR / cfg_name
     dst = EXAMPLES_DIR / cfg_name
     dst.mkdir(parents=True, exist_ok=True)
-    if cfg_name in pm.SERIAL_EXAMPLES:  # the serial program and its plan: `rulepass run`
+    serial = cfg_name in pm.SERIAL_EXAMPLES or cfg_name in pm.SERIAL_EXAMPLES_ONLY
+    if serial:  # the serial program and its plan: `rulepass run`
         for name in ("serial.pir", "plan.toml"):  # parallelizes first
             shutil.copyfile(src / name, dst / name)
     else:
@@ -788,10 +789,12 @@ def write_example(cfg_name: str) -> None:
         schedule = f'schedule = "{cfg["schedule"]}"\n'
     else:
         schedule = '# no pipeline in Paddle\'s run; with pp = 1 the schedule is moot\nschedule = "FThenB"\n'
-    if cfg_name in pm.SERIAL_EXAMPLES:
+    if serial:
+        where = ("tests/data/global_mesh/parallelize/<cfg>/"
+                 if cfg_name in pm.SERIAL_EXAMPLES_ONLY else "tests/data/paddle/<cfg>/")
         header = ["# Captured from PaddlePaddle 3.3.1 by tools/capture_paddle.py: serial.pir is the",
                   "# model without distribution, plan.toml its dist.parallelize config; `rulepass",
-                  "# run` parallelizes first (Paddle's own result: tests/data/paddle/<cfg>/)."]
+                  f"# run` parallelizes first (Paddle's own result: {where})."]
     else:
         header = ["# Captured from PaddlePaddle 3.3.1 by tools/capture_paddle.py; forward.pir is "
                   "rank 0's",
