@@ -14,9 +14,11 @@ it too):
 - ``data.npz`` — one array per ``pd_op.data`` input (not the learning rate), keyed by its ``name``,
   shaped ``[steps, global batch, ...]``;
 - optional: ``reference.json`` — ``{"losses": [...], "steps": N}`` of Paddle's single-process
-  run (one loss per step; ``steps`` may be left out when config.toml's ``[train] steps`` says it);
-  ``params_final.npz`` — its parameters after step N. Without them ``rulepass run`` judges
-  the run against the single-device run it computes itself (:mod:`rulepass.reference`);
+  run (one loss per step; ``steps`` may be left out when config.toml's ``[train] steps`` says it;
+  and ``"rng": {"seed": S}`` when Paddle's CPU generator was seeded with ``paddle.seed(S)`` right
+  before its first step: a model that draws random numbers then draws Paddle's,
+  :mod:`rulepass.random_draws`); ``params_final.npz`` — its parameters after step N. Without
+  them ``rulepass run`` judges the run against the single-device run it computes itself (:mod:`rulepass.reference`);
 - optional: ``opt_state.npz`` — optimizer state (AdamW moments, beta powers) at the start, keyed
   by the names Paddle gives it (``<param>_moment1_0`` ...); without it the state starts as Paddle
   starts it (zeros; beta1, beta2).
@@ -87,6 +89,9 @@ class Example:
     final_params: dict
     opt_state: dict = attrs.field(factory=dict)
     atol: float = 0.0
+    #: ``reference.json``'s ``"rng": {"seed": S}``: Paddle's CPU generator was seeded with
+    #: ``paddle.seed(S)`` right before the reference's first step (None: not given)
+    rng_seed: int | None = None
     #: the steps of Paddle's reference run (reference.json, params_final.npz); None without it
     reference_steps: int | None = None
 
@@ -262,8 +267,9 @@ def _data_steps(data: dict, file: Path) -> int:
 
 
 def _reference(root: Path, train: dict, config_file: Path, data_steps: int):
-    """(Paddle's losses or None, the number of steps Paddle's reference ran or None): the steps
-    after which ``params_final.npz`` holds the parameters. From ``reference.json``'s ``steps``,
+    """(Paddle's losses or None, the number of steps Paddle's reference ran or None, the seed of
+    ``"rng": {"seed": S}`` or None): the steps after which ``params_final.npz`` holds the
+    parameters. From ``reference.json``'s ``steps``,
     else ``config.toml``'s ``[train] steps``, else the length of its losses (else, with
     ``params_final.npz`` alone, every batch of data.npz); when given twice they must agree, and
     the losses must number the steps (one per step)."""
@@ -275,8 +281,8 @@ def _reference(root: Path, train: dict, config_file: Path, data_steps: int):
                            f"got {declared!r}")
     if not reference_file.exists():
         if (root / "params_final.npz").exists():
-            return None, declared if declared is not None else data_steps
-        return None, None
+            return None, declared if declared is not None else data_steps, None
+        return None, None, None
     reference = read_json(reference_file, "reference file")
     expected = ('expected {"losses": [numbers, one per step], "steps": the number of steps '
                 "Paddle ran}")
@@ -297,7 +303,14 @@ def _reference(root: Path, train: dict, config_file: Path, data_steps: int):
         raise ExampleError(f"{reference_file}: {len(losses)} loss(es) for the {steps} steps "
                            "Paddle ran (one loss per step; params_final.npz holds the "
                            f"parameters after step {steps})")
-    return [float(x) for x in losses], steps
+    rng_seed = None
+    if "rng" in reference:
+        rng = reference["rng"]
+        rng_seed = rng.get("seed") if isinstance(rng, dict) else None
+        if isinstance(rng_seed, bool) or not isinstance(rng_seed, int) or rng_seed < 0:
+            raise ExampleError(f"{reference_file}: 'rng' must be {{\"seed\": an integer >= 0}}, "
+                               f"got {rng!r}")
+    return [float(x) for x in losses], steps, rng_seed
 
 
 def load_example(path) -> Example:
@@ -320,9 +333,10 @@ def load_example(path) -> Example:
     forward_text = _forward_text(root, pc)
     data = _read_npz(root / "data.npz")
     steps = _data_steps(data, root / "data.npz")
-    losses, reference_steps = _reference(root, train, config_file, steps)
+    losses, reference_steps, rng_seed = _reference(root, train, config_file, steps)
     opt_state = _read_npz(root / "opt_state.npz") if (root / "opt_state.npz").exists() else {}
     return Example(root, pc, optimizer, lr, steps, rtol, forward_text,
                    _read_npz(root / "params.npz"), data, losses,
                    _read_npz(root / "params_final.npz") if (root / "params_final.npz").exists()
-                   else {}, opt_state, atol, reference_steps)
+                   else {}, opt_state, atol, rng_seed=rng_seed,
+                   reference_steps=reference_steps)

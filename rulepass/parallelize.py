@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from rulepass.engine.ir.core import Program
 from rulepass.engine.ir.types import DistTensorType
-from rulepass.engine.paddle.parallelize import RESOLVED, resolve
+from rulepass.engine.paddle.parallelize import RESOLVED, resolve, resolve_constants
 from rulepass.engine.paddle.parallelize_hooks import insert_hook_reshards
 from rulepass.engine.paddle.plan import Plan, PlanError, load_plan
 
@@ -42,6 +42,7 @@ def parallelize(program: Program, plan: Plan | str, rules=None, file: str = "pla
         try:
             resolve(program, plan)
             insert_hook_reshards(program, RESOLVED[program])
+            resolve_constants(program, RESOLVED[program])
             rules.run_pass(program, "parallelize")
         finally:
             RESOLVED.pop(program, None)

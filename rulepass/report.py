@@ -139,7 +139,7 @@ def print_report(console: Console, name: str, report: Report) -> None:
                 console.print(f"  it reads {item}",
                               markup=False, highlight=False, soft_wrap=True)
     source = ("Paddle's reference and the single-device run" if report.paddle is not None
-              else "the single-device run (no reference.json)")
+              else "the single-device run" + ("" if report.unchecked else " (no reference.json)"))
     if report.ok:
         per_tensor = sorted({n for names in report.per_tensor.values() for n in names})
         rule = (f" (elementwise; per tensor for {_names(per_tensor)}: max|diff| <= atol + "

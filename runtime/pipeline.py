@@ -74,7 +74,7 @@ from rulepass.runtime.comm.collectives import Communicator
 from rulepass.runtime.comm.local import run_ranks
 from .executor import Executor
 from .backward_split import split_backward_halves
-from .global_jobs import order_global_collectives, stage_function
+from .global_jobs import CollectiveSite, collective_sites, order_global_collectives, stage_function
 from .schedules import Job, job_list, uses_v_shape, virtual_stage
 from .trace import TraceEvent
 
@@ -82,6 +82,7 @@ __all__ = [
     "PipelineError",
     "split_jobs",
     "complete_op_roles",
+    "rank_sites",
     "message_key",
     "StageRunner",
     "PlanRunner",
@@ -248,6 +249,16 @@ def split_jobs(program: Program, schedule: str) -> dict[str, list[int]]:
     return jobs
 
 
+def rank_sites(program: Program, schedule: str, stage_of: Callable[[int], int],
+               process_groups: Mapping[int, Sequence[int]] | None = None) -> list[CollectiveSite]:
+    """The cross-stage collectives of one rank's ``program`` split for ``schedule``
+    (:func:`~rulepass.runtime.global_jobs.collective_sites`): what :class:`StageRunner`'s
+    ``sites`` holds for every rank. ``process_groups`` fills the rings the program's own table
+    lacks, as the executor does. Raises PipelineError as :func:`split_jobs`."""
+    groups = {**(process_groups or {}), **program.process_groups}
+    return collective_sites(program, split_jobs(program, schedule), stage_of, groups)
+
+
 # -- running one stage ------------------------------------------------------------------------
 
 
@@ -289,6 +300,9 @@ class StageRunner:
         stage_of: ``global rank -> its pipeline stage`` for the ranks of the program's
             collectives (default: ``global_jobs.stage_function``, pp the mesh's first
             dimension); give it when the pp dimension is not first (a ``["dp", "pp"]`` mesh).
+        sites: every rank's cross-stage collectives (:func:`rank_sites`, rank -> list), so that
+            all ranks call them in one order (``global_jobs``); default: this rank's alone,
+            enough unless one must run inside the schedule where another rank computes it.
 
     Raises:
         PipelineError: the split has ops in a job type the job list never runs (they would be
@@ -297,7 +311,8 @@ class StageRunner:
 
     def __init__(self, executor: Executor, schedule: str, *, stage: int = 0, num_stages: int = 1,
                  micro_batches: int = 1, vpp: int = 1, origin: float | None = None,
-                 trace_ops: bool = False, stage_of: Callable[[int], int] | None = None):
+                 trace_ops: bool = False, stage_of: Callable[[int], int] | None = None,
+                 sites: Mapping[int, Sequence[CollectiveSite]] | None = None):
         self.executor = executor
         self.trace_ops = trace_ops
         self.stage = stage
@@ -310,10 +325,14 @@ class StageRunner:
         except ValueError as error:
             raise PipelineError(str(error)) from error
         # collectives over several stages: one order on every rank (runtime/global_jobs.py)
+        stage_of = stage_of or stage_function(executor.process_groups, num_stages, executor.rank)
         self.job_ops, self.jobs = order_global_collectives(
-            executor.program, self.job_ops, self.jobs, micro_batches,
-            stage_of or stage_function(executor.process_groups, num_stages, executor.rank),
-            executor.process_groups)
+            executor.program, self.job_ops, self.jobs, micro_batches, stage_of,
+            executor.process_groups, rank=executor.rank, sites=sites,
+            stage_lists=[self.jobs if s == stage else job_list(schedule, num_stages, s,
+                                                                  micro_batches, vpp)
+                         for s in range(num_stages)],
+            vpp=vpp, v_shape=uses_v_shape(schedule))
         scheduled = {job.type for job in self.jobs}
         # ZBH1: a whole backward runs both halves; "backward" lists the ops of both
         if "backward" in scheduled:
@@ -470,7 +489,8 @@ def run_rank(rank: RankProgram, comm: Communicator, *, steps: int, schedule: str
              process_groups: Mapping[int, Sequence[int]] | None = None, xp: Any = None,
              origin: float | None = None, trace_ops: bool = False,
              observer: Callable[[Operation, tuple], None] | None = None,
-             stages: Sequence[int] | None = None) -> RankResult:
+             stages: Sequence[int] | None = None, random_source: Any = None,
+             sites: Mapping[int, Sequence[CollectiveSite]] | None = None) -> RankResult:
     """Train ``steps`` steps of one rank with communicator ``comm`` (any transport: the threads of
     :func:`train`, an MPI process, an NCCL process with ``xp`` CuPy).
 
@@ -480,7 +500,9 @@ def run_rank(rank: RankProgram, comm: Communicator, *, steps: int, schedule: str
     ExecutionError, CommunicationError. ``trace_ops``: record an event per op (StageRunner only).
     ``observer``: the executors' per-op callback (see :class:`Executor`). ``stages``: the
     pipeline stage of every global rank (``stages[r]``), for the collectives that span stages;
-    default: pp the mesh's first dimension (``global_jobs.stage_function``).
+    default: pp the mesh's first dimension (``global_jobs.stage_function``). ``random_source``:
+    where the random ops draw (see :class:`Executor`; default: the executor's own). ``sites``:
+    every rank's :func:`rank_sites` (see :class:`StageRunner`).
     """
     if schedule is None and micro_batches != 1:
         raise PipelineError(f"{micro_batches} micro-batches need a pipeline schedule")
@@ -490,7 +512,7 @@ def run_rank(rank: RankProgram, comm: Communicator, *, steps: int, schedule: str
 
     def executor_of(program: Program) -> Executor:
         return Executor(program, rank=comm.rank, communicator=comm, process_groups=process_groups,
-                        xp=xp, observer=observer)
+                        xp=xp, observer=observer, random_source=random_source)
 
     runner = None
     if rank.job_programs is not None:
@@ -506,7 +528,8 @@ def run_rank(rank: RankProgram, comm: Communicator, *, steps: int, schedule: str
             runner = StageRunner(executor, schedule, stage=rank.stage, num_stages=num_stages,
                                  micro_batches=micro_batches, vpp=vpp, origin=origin,
                                  trace_ops=trace_ops,
-                                 stage_of=None if stages is None else stages.__getitem__)
+                                 stage_of=None if stages is None else stages.__getitem__,
+                                 sites=sites)
     per_step, events, peak = [], [], 0
     for step in range(steps):
         feeds = [rank.feeds(step, m) for m in range(micro_batches)]
@@ -553,10 +576,16 @@ def train(ranks: Sequence[RankProgram], *, steps: int, schedule: str | None = No
     """
     origin = time.perf_counter()
     stages = [r.stage for r in ranks]  # every rank's stage: the ranks say where they are
+    sites = None  # every rank's cross-stage collectives, to call them in one order
+    if schedule is not None and all(r.program is not None and r.job_programs is None
+                                    for r in ranks):
+        sites = {i: rank_sites(r.program, schedule, stages.__getitem__,
+                               {**(process_groups or {}), **(r.process_groups or {})})
+                 for i, r in enumerate(ranks)}
     results = run_ranks(len(ranks), lambda comm: run_rank(
         ranks[comm.rank], comm, steps=steps, schedule=schedule, num_stages=num_stages,
         micro_batches=micro_batches, vpp=vpp, process_groups=process_groups, xp=xp, origin=origin,
-        trace_ops=trace_ops, stages=stages),
+        trace_ops=trace_ops, stages=stages, sites=sites),
         timeout=timeout)
     outputs = [r.outputs for r in results]
     return TrainResult(

@@ -68,9 +68,10 @@ class ScheduleError(RulepassError):
     kind = "schedule error"
 
 
-# global_forward / global_backward: cross-stage collectives in one order (runtime/global_jobs.py)
+# global_forward / global_backward / global_join{k} / global_late: cross-stage collectives in one order
+# (runtime/global_jobs.py; the digits of global_join name the collective, not a chunk)
 _JOB_TYPE = re.compile(r"^(forward|backward_b|backward_w|backward|recv_forward|send_backward|optimizer"
-                       r"|global_forward|global_backward)(\d*)$")
+                       r"|global_forward|global_backward|global_join|global_late)(\d*)$")
 
 
 @attrs.frozen

@@ -17,9 +17,10 @@ import attrs
 
 __all__ = ["TraceEvent", "chrome_trace", "write_chrome_trace", "JOB_KINDS", "job_counts"]
 
-JOB_KINDS = ("recv_forward", "forward", "backward", "backward_b", "backward_w", "send_backward",
-             "optimizer")
-"""The categories of pipeline job events (a job's kind, `schedules.Job.kind`), in print order."""
+JOB_KINDS = ("global_forward", "recv_forward", "forward", "backward", "backward_b", "backward_w",
+             "send_backward", "global_join", "global_late", "global_backward", "optimizer")
+"""The categories of pipeline job events (a job's kind, `schedules.Job.kind`), in print order;
+the ``global_*`` jobs hold collectives over several stages (``runtime/global_jobs.py``)."""
 
 
 def _non_negative(instance: Any, attribute: attrs.Attribute, value: float) -> None:

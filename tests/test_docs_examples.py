@@ -74,7 +74,9 @@ def test_python_blocks_run(monkeypatch):
     from rulepass.engine.rewrite.functions import REGISTRY, unregister
 
     monkeypatch.chdir(ROOT)
-    import_function_modules()  # else the shipped functions count as the blocks' and are dropped
+    # the shipped functions first: a block that loads rules would import their modules, and
+    # unregistering them afterwards would leave later tests without them
+    import_function_modules()
     before = set(REGISTRY)
     try:
         for line, _, body in blocks("python"):

@@ -140,8 +140,10 @@ def test_a_cross_stage_collective_after_a_receive_cannot_be_ordered():
 
 
 def test_the_error_names_the_collective_not_the_op_between():
-    """A global layer computed from a received activation (the input of a later stage): the
-    broadcast is named, not the op between it and the receive (gm_mid_pp4_1f1b's shape)."""
+    """A global layer computed from a received activation (the input of a later stage) runs
+    inside the schedule, which needs every rank's sites; without them the broadcast is named,
+    not the op between it and the receive (gm_mid_pp4_1f1b trains with them:
+    tests/test_global_mesh_more.py)."""
     program = parse_program("""process_group 0 : [0,1]
 {
     (%0) = "pd_op.recv_v2" () {dtype:float32,op_role:0,out_shape:[4],peer:0,ring_id:0} : () -> tensor<4xf32>
@@ -151,7 +153,7 @@ def test_the_error_names_the_collective_not_the_op_between():
 }
 """)
     job_ops = split_jobs(program, "1F1B")
-    with pytest.raises(GlobalJobError, match=r"pd_op\.broadcast \(op 2\) is a collective"):
+    with pytest.raises(GlobalJobError, match=r"pd_op\.broadcast \(op 2\) needs a value received"):
         order_global_collectives(program, job_ops, job_list("1F1B", 2, 1, 2), 2, lambda r: r)
 
 

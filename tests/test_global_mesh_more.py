@@ -15,7 +15,10 @@ LLaMA with its global layer under VPP), `gm_none_dp2_pp2_3d`, `gm_param_pp4_1f1b
 `gm_param_dp2_pp2_mp2` (world 8), `gm_none_pp4_vpp2` (pp4, VPP 2 chunks, 8 blocks; its
 complete_chunk_id in operand order: tests/test_global_mesh.py, on a small program of that shape),
 `llama_pp2_mp2_global` (LLaMA, tensor parallel on `[1,2,2]`, with the global layer: a
-gradient-merge buffer of a sharded grad is zeroed in place with its own type).
+gradient-merge buffer of a sharded grad is zeroed in place with its own type), `gm_mid_pp4_1f1b`
+(the global layer reads block 1's output, which stage 2 receives: its broadcasts run inside the
+schedule, runtime/global_jobs.py; under mpiexec too, with `gm_mid_two_pp4_1f1b`, the same with a
+second global layer holding a parameter, trained from its serial program).
 
 All but `gm_none_pp4_vpp2`, `llama_pp2_vpp2_global`, `gm_none_dp2_pp2_3d` and
 `gm_param_pp4_1f1b` are programs Paddle's own chain raises on (their `paddle_error.txt`;
@@ -48,7 +51,8 @@ CAPTURES = ["gm_param_dp2_pp2_3d", "gm_none_dp2_pp2_vpp2_3d",
             "gm_param_pp2_dp2", "gm_param_pp2_mp2_vpp2_3d", "gm_two_pp2_vpp2",
             "gm_tuple_pp2_vpp2", "gm_param_pp2_vpp2_some"]
 EXAMPLE_FOLDERS = ["llama_pp2_vpp2_global", "gm_none_dp2_pp2_3d", "gm_param_pp4_1f1b",
-                   "gm_param_dp2_pp2_mp2", "gm_none_pp4_vpp2", "llama_pp2_mp2_global"]
+                   "gm_param_dp2_pp2_mp2", "gm_none_pp4_vpp2", "llama_pp2_mp2_global",
+                   "gm_mid_pp4_1f1b"]
 
 
 def example_of_capture(config: str, folder: Path) -> Path:
@@ -156,7 +160,8 @@ def find_mpiexec():
 
 @pytest.mark.mpi
 @pytest.mark.parametrize("name", ["gm_param_dp2_pp2_3d", "gm_param_pp4_1f1b",
-                                  "llama_pp2_vpp2_global"])
+                                  "llama_pp2_vpp2_global", "gm_mid_pp4_1f1b",
+                                  "gm_mid_two_pp4_1f1b"])
 def test_matches_paddle_under_mpiexec(name, tmp_path):
     pytest.importorskip("mpi4py")
     mpiexec = find_mpiexec()

@@ -58,6 +58,24 @@ def test_parallelize_reproduces_paddle(config, rules):
     assert print_program(program) == paddle_forward(config)
 
 
+SMALL = Path(__file__).resolve().parent / "data" / "global_mesh" / "parallelize"
+
+
+@pytest.mark.parametrize("config", sorted(p.name for p in SMALL.iterdir()))
+def test_parallelize_reproduces_paddle_on_small_captures(config, rules):
+    """Captures kept only as serial program, plan and Paddle's forward dist program
+    (``forward_dist.pir``): ``gm_chain_pp2_1f1b``, a second global layer reading the first's
+    output on the global mesh, whose ``full`` constant goes on the global mesh (the mesh of the
+    op that first reads it: Paddle's builder converts a dense operand to its reader's mesh);
+    ``gm_mid_two_pp4_1f1b``, a global layer with a parameter registered first but called after
+    block 1 of pp4, whose parameter stays on stage 0 (the stage of its registration order)."""
+    root = SMALL / config
+    program = parse_program((root / "serial.pir").read_text(), filename="serial.pir")
+    parallelize(program, (root / "plan.toml").read_text(), rules)
+    paddle = QUIRK.sub(r"\1placements:[Replicate()]", (root / "forward_dist.pir").read_text())
+    assert print_program(program) == paddle
+
+
 DATA_PLACEMENT = re.compile(r'"pd_op\.data" \(\) \{[^\n]*name:"(\w+)"[^\n]*?result\(0\):\{mesh_shape:'
                             r'\[[\d,]*\],process_ids:\[[\d,]*\],dims_mappings:\[([-\d,]*)\]')
 

@@ -712,6 +712,9 @@ def reference(cfg_name: str) -> None:
     optimizer = make_optimizer(cfg, model.parameters())
     loss_fn = make_loss(cfg)
     losses = []
+    # the CPU generator as training starts, whatever the initialisation drew: a model that draws
+    # random numbers (dropout, paddle.rand) draws from here, and reference.json says so
+    paddle.seed(SEED)
     for step in range(STEPS):
         out = model(*[paddle.to_tensor(v[step]) for v in inputs])
         loss = loss_fn(out, paddle.to_tensor(y[step]))
@@ -738,7 +741,7 @@ def reference(cfg_name: str) -> None:
     # steps: after how many steps params_final.npz holds the parameters (rulepass compares them
     # only with a run of as many steps)
     reference_json = {"losses": losses, "steps": STEPS, "learning_rate": LEARNING_RATE,
-                      "feeds": {name: LEARNING_RATE for name in lr_feeds}}
+                      "feeds": {name: LEARNING_RATE for name in lr_feeds}, "rng": {"seed": SEED}}
     (cfg_dir / "reference.json").write_text(json.dumps(reference_json, indent=1) + "\n")
 
 
@@ -773,7 +776,8 @@ def write_example(cfg_name: str) -> None:
     src = DATA_DIR / cfg_name
     dst = EXAMPLES_DIR / cfg_name
     dst.mkdir(parents=True, exist_ok=True)
-    if cfg_name in pm.SERIAL_EXAMPLES:  # the serial program and its plan: `rulepass run`
+    serial = cfg_name in pm.SERIAL_EXAMPLES or cfg_name in pm.SERIAL_EXAMPLES_ONLY
+    if serial:  # the serial program and its plan: `rulepass run`
         for name in ("serial.pir", "plan.toml"):  # parallelizes first
             shutil.copyfile(src / name, dst / name)
     else:
@@ -787,10 +791,12 @@ def write_example(cfg_name: str) -> None:
         schedule = f'schedule = "{cfg["schedule"]}"\n'
     else:
         schedule = '# no pipeline in Paddle\'s run; with pp = 1 the schedule is moot\nschedule = "FThenB"\n'
-    if cfg_name in pm.SERIAL_EXAMPLES:
+    if serial:
+        where = ("tests/data/global_mesh/parallelize/<cfg>/"
+                 if cfg_name in pm.SERIAL_EXAMPLES_ONLY else "tests/data/paddle/<cfg>/")
         header = ["# Captured from PaddlePaddle 3.3.1 by tools/capture_paddle.py: serial.pir is the",
                   "# model without distribution, plan.toml its dist.parallelize config; `rulepass",
-                  "# run` parallelizes first (Paddle's own result: tests/data/paddle/<cfg>/)."]
+                  f"# run` parallelizes first (Paddle's own result: {where})."]
     else:
         header = ["# Captured from PaddlePaddle 3.3.1 by tools/capture_paddle.py; forward.pir is "
                   "rank 0's",

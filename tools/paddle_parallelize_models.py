@@ -158,6 +158,14 @@ GLOBAL_CONFIGS_2: dict[str, dict] = {
     "gm_mid_pp4_1f1b": _pp("input", "1F1B", 4, pp=4, global_input_after=2,
                            global_readers=[2, 3]),
     "gm_mid_pp2_1f1b": _pp("inparam", "1F1B", 2, global_input_after=1, global_readers=[1]),
+    # the same under VPP (block 1's output, on stage 1 chunk 0, read by chunk 1 of both
+    # stages) and under FThenB; a second global layer (a parameter) read with it
+    "gm_mid_pp2_vpp2": _pp("input", "VPP", 4, global_input_after=2, global_readers=[2, 3]),
+    "gm_mid_pp4_fthenb": _pp("input", "FThenB", 4, pp=4, global_input_after=2,
+                             global_readers=[2, 3]),
+    "gm_mid_two_pp4_1f1b": _pp("input", "1F1B", 4, pp=4, global_input_after=2,
+                               global_readers=[2, 3], global_kind2="param",
+                               global_spec=["global_layer", "global_layer2"]),
     # LLaMA: the global layer with tensor parallelism and with dp2 on the seed mesh
     "gm_param_dp2_pp2_mp2": _pp("param", "1F1B", 2, ([2, 2, 2], ["dp", "pp", "mp"]),
                                 mp_plan=True, dp_config=True, global_batch=4, seq=4,
@@ -591,6 +599,9 @@ PARALLELIZE_CONFIGS.update({
                             plan_keys=_ZOO_KEYS, global_batch=4, seq=4, dropout=True),
     "zoo_dp2_dropout": _par("zoo", [2], ["dp"], {"dp_config": {"sharding_level": 0}},
                             global_batch=4, seq=4, dropout=True),
+    # dropout under a pipeline: each micro-batch draws its rows of the whole batch's numbers
+    "zoo_pp2_dropout": _par("zoo", [2], ["pp"], {"pp_config": {"split_spec": "layers"}},
+                            micro_batches=2, global_batch=4, seq=4, dropout=True),
 })
 
 # the parallelize configurations that get an `examples/<cfg>/` folder
@@ -601,7 +612,11 @@ EXAMPLES += SERIAL_EXAMPLES
 # configurations whose example folder is written even from a scratch capture (--data-dir): their
 # whole capture is not in the corpus (its size budget), the example is (issue 13, second round)
 EXAMPLES_ONLY = ["llama_pp2_vpp2_global", "gm_none_dp2_pp2_3d", "gm_param_pp4_1f1b",
-                 "gm_param_dp2_pp2_mp2", "gm_none_pp4_vpp2", "llama_pp2_mp2_global"]
+                 "gm_param_dp2_pp2_mp2", "gm_none_pp4_vpp2", "llama_pp2_mp2_global",
+                 "gm_mid_pp4_1f1b", "gm_mid_two_pp4_1f1b"]
+# ... of which these hold serial.pir + plan.toml (Paddle's forward dist program of the capture is
+# in tests/data/global_mesh/parallelize/<cfg>/)
+SERIAL_EXAMPLES_ONLY = ["gm_mid_two_pp4_1f1b"]
 
 
 def mesh_of(cfg: dict):

@@ -216,8 +216,11 @@ def vpp_layout(program: Program, pp_degree: int, vpp_degree: int, seg_method: st
                                      f"{list(op.dist_attr.mesh.process_ids)})")
             layer_mesh[name] = op.dist_attr.mesh
         elif op.name != "dist_op.reshard":
-            raise VppLayoutError(f"op {op.name} (position {i}) lies between layers but its "
-                                 f"struct_name has no {seg_method!r}; only reshards may")
+            struct = op.attributes.get("struct_name", "")
+            raise VppLayoutError(
+                f"op {op.name} (position {i}, struct_name {struct!r}) lies between layers but "
+                f"its struct_name has no {seg_method!r}; only reshards may (Paddle 3.3.1 raises "
+                "too, e.g. for a global_spec layer computed from a middle layer's output)")
     meshes = stage_meshes(program)
     world = _world_size(meshes)
     # the stages of a mesh whose pp dimension is not the outermost one (docs/deviations.md)

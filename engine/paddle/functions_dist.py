@@ -155,8 +155,8 @@ def grad_type(program, op, operand):
     """The type of the grad of ``operand`` (a forward value) of forward op ``op``: its shape and
     dtype, placed by the SPMD duals of :mod:`rulepass.engine.paddle.spmd` from what ``op`` computes with
     (Partial(SUM) on mesh dims where the op runs on shards but the operand is replicated; its own
-    Shard dims kept). A dense operand, or an op without a dist attribute, keeps its type; an absent
-    operand gives absent. ``rules/grad.rw`` declares every grad result with it."""
+    Shard dims kept); a vector operand (a ``builtin.combine``'s) item by item. A dense operand, or
+    an op without a dist attribute, keeps its type; an absent operand gives absent. ``rules/grad.rw`` declares every grad result with it."""
     import rulepass.engine.paddle.spmd as spmd
 
     if operand is None or operand is ABSENT:
@@ -164,11 +164,22 @@ def grad_type(program, op, operand):
     if isinstance(operand, Operation):
         operand = operand.results[0]
     t = operand.type
-    if not isinstance(t, DistTensorType) or op.dist_attr is None:
+    if op.dist_attr is None:
         return t
     index = next((i for i, v in enumerate(op.operands) if v is operand), None)
-    placed = spmd.grad_of_operand(op.dist_attr, index) if index is not None else None
-    if placed is None or placed.mesh != t.mesh:
+    entry = op.dist_attr.operands[index] if index is not None and \
+        index < len(op.dist_attr.operands) else None
+    if isinstance(t, VectorType) and isinstance(entry, tuple) and len(entry) == len(t.items):
+        # a vector operand (builtin.combine): each item's grad placed as a tensor operand's
+        return VectorType(tuple(_placed(item, spmd.grad_of_entry(op.dist_attr, base))
+                                for item, base in zip(t.items, entry)))
+    return _placed(t, spmd.grad_of_entry(op.dist_attr, entry) if entry is not None else None)
+
+
+def _placed(t, placed):
+    """Dist type ``t`` with dist attribute ``placed`` (``t`` when it is not a dist type, or
+    ``placed`` is None or on another mesh)."""
+    if not isinstance(t, DistTensorType) or placed is None or placed.mesh != t.mesh:
         return t
     return DistTensorType(t.shape, t.dtype, placed)
 

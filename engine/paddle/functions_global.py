@@ -144,7 +144,7 @@ def outside_mesh(program, big, small) -> ProcessMesh:
     return ProcessMesh((len(others),), tuple(others))
 
 
-@function("with_result")
+@function("with_result", live=True)
 def with_result(program, op, index, t) -> OperationDistAttr:
     """Rule function `with_result(op, index, type)`: ``op``'s dist attribute with its result
     ``index`` entry replaced by dist type ``t``'s attribute (mesh, operands, chunk kept).

@@ -96,17 +96,71 @@ def _first_mesh(attrs_) -> ProcessMesh | None:
     return None
 
 
+def _dense_mesh(res, op) -> ProcessMesh:
+    """The mesh of a dense op (:func:`~rulepass.engine.paddle.parallelize.resolve_constants`):
+    its first dist reader's first dist operand's (Paddle's ``HasDistInput`` +
+    ``CvtAllInputsToDist``); the stage of its position when no op with a dist operand reads its
+    subgraph.
+
+    The sweep reaches the dense op before that reader, so the ops in between are not placed yet:
+    their meshes are worked out here in one pass in program order, as the sweep will place them
+    (a parameter or input on its stage, a hook reshard on its target, any other op on its first
+    dist operand's mesh), a value of another dense subgraph counting as dist only after its own
+    first reader. Each reader's answer is kept (``res.reader_mesh``)."""
+    reader = res.dense_reader.get(id(op))
+    if reader is not None and id(reader) not in res.reader_mesh:
+        _place_readers(res, res.position[id(op)], res.position[id(reader)])
+    mesh = res.reader_mesh.get(id(reader)) if reader is not None else None
+    return mesh if mesh is not None else res.mesh_of_stage(res.stage_of(op))
+
+
+def _place_readers(res, start: int, end: int) -> None:
+    """Fill ``res.reader_mesh`` for the readers of dense subgraphs at positions ``start+1 ..
+    end`` (see :func:`_dense_mesh`)."""
+    predicted: dict = {}  # id(op) -> mesh, for the ops not placed yet
+
+    def value_mesh(v, at: int):
+        if v is None or v.owner is None:
+            return _first_mesh([_attr(v)]) if v is not None else None
+        owner = v.owner
+        if id(owner) in res.dense_reader:  # dense until its first dist reader is built
+            first = res.dense_reader[id(owner)]
+            if first is None or res.position[id(first)] >= at:
+                return None
+            return _first_mesh([_attr(v)]) or res.reader_mesh.get(id(first))
+        return _first_mesh([_attr(v)]) or predicted.get(id(owner))
+
+    for position in range(start + 1, end + 1):
+        op = res.ops[position]
+        found = next((m for m in (value_mesh(v, position) for v in op.operands)
+                      if m is not None), None)
+        if op in res.readers:
+            res.reader_mesh[id(op)] = found
+        if id(op) in res.dense_reader or op.results and _attr(op.results[0]) is not None:
+            continue
+        mode = op.attributes.get("plan_reshard")
+        if op.name in ("builtin.parameter", "pd_op.data"):
+            predicted[id(op)] = res.mesh_of_stage(res.stage_of(op))
+        elif mode is not None and mode not in ("concat", "split", "split_mp"):
+            predicted[id(op)] = res.mesh_of_stage(int(op.attributes["plan_target"]))
+        else:
+            predicted[id(op)] = found if found is not None else \
+                res.mesh_of_stage(res.stage_of(op))
+
+
 @function("spmd_dist", live=True)
 def spmd_dist(program, op):
     """The op dist attribute of ``op`` from the SPMD table; absent without a resolved plan.
-    Raises ``KeyError`` naming the op when the table has no rule for it."""
+    An op with no dist operand is a dense constant: it goes on the mesh of its first dist
+    reader (:func:`_dense_mesh`, Paddle's ``CvtAllInputsToDist``). Raises ``KeyError`` naming
+    the op when the table has no rule for it."""
     res = RESOLVED.get(program)
     if res is None:
         return ABSENT
     inputs = [_attr(v) for v in op.operands]
     mesh = _first_mesh(inputs)
     if mesh is None:
-        mesh = res.mesh_of_stage(res.stage_of(op))
+        mesh = _dense_mesh(res, op)
     operands, results = spmd_rules.infer(op, inputs)
 
     def entry(p, v):

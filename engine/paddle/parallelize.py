@@ -125,6 +125,13 @@ class Resolved:
     shared_params: list = attrs.field(factory=list)
     reshard_dims: dict = attrs.field(factory=dict)      # id(hook reshard) -> its dims_mapping
     input_stage: dict = attrs.field(factory=dict)       # data name -> stage
+    # dense constants (resolve_constants): id(op) -> the first op with a dist operand reading its
+    # connected dense subgraph (None: none does), and every op's position in program order
+    dense_reader: dict = attrs.field(factory=dict)
+    position: dict = attrs.field(factory=dict)
+    ops: list = attrs.field(factory=list)
+    readers: set = attrs.field(factory=set)             # the dense subgraphs' first readers
+    reader_mesh: dict = attrs.field(factory=dict)       # id(reader) -> its first dist mesh
 
     def mesh_of_stage(self, stage: int) -> ProcessMesh:
         """The mesh of a stage; ``-1`` names the global pp mesh."""
@@ -261,6 +268,55 @@ def _resolve_globals(res: Resolved) -> None:
             stack.extend(v.owner for v in op.operands if v is not None and id(v.owner) in dense)
 
 
+def resolve_constants(program: Program, res: Resolved) -> None:
+    """Find the dense subgraphs of ``program`` (after the hooks' reshards are in) and the op
+    that places each (``res.dense_reader``).
+
+    Paddle traces the model in static mode with dist parameters and inputs; an op computed from
+    constants only (``pd_op.full``, the ``full`` of a ``scale`` factor, ``full_int_array``, ...)
+    is built dense, and stays so until an op with a dist operand reads it. That op's generated
+    ``Build`` (``op_gen.py`` ``GenDistBranch``) takes its mesh from its first dist operand
+    (``HasDistInput``) and converts every dense operand with ``CvtAllInputsToDist``
+    (``dist_tools.cc`` ``CvtValueToDist``: the whole connected dense subgraph, Replicate on that
+    mesh). So a constant lives on the mesh of its first dist reader, not on the stage of its
+    position: inside a global layer reading the global pp mesh, on that mesh. Ops the global
+    layers' post-hook makes on the global mesh (``op_stage`` -1, a dense output
+    ``shard_tensor``-ed) are placed already and count as dist."""
+    ops = list(program.walk())
+    res.ops = ops
+    res.position = {id(op): i for i, op in enumerate(ops)}
+    dense: set = set()
+    for op in ops:
+        if op.name in NO_LAYER_OPS or "plan_reshard" in op.attributes \
+                or res.op_stage.get(id(op)) == -1 or op.regions:
+            continue
+        if all(v is None or (v.owner is not None and id(v.owner) in dense) for v in op.operands):
+            dense.add(id(op))
+    seen: set = set()
+    for op in ops:
+        if id(op) not in dense or id(op) in seen:
+            continue
+        component, stack = [], [op]  # connected through def-use edges between dense ops
+        seen.add(id(op))
+        while stack:
+            member = stack.pop()
+            component.append(member)
+            neighbours = [v.owner for v in member.operands if v is not None]
+            neighbours += [u for r in member.results for u in r.users()]
+            for other in neighbours:
+                if other is not None and id(other) in dense and id(other) not in seen:
+                    seen.add(id(other))
+                    stack.append(other)
+        readers = [u for member in component for r in member.results for u in r.users()
+                   if id(u) not in dense and id(u) in res.position
+                   and u.name != "builtin.shadow_output"]
+        reader = min(readers, key=lambda u: res.position[id(u)]) if readers else None
+        for member in component:
+            res.dense_reader[id(member)] = reader
+        if reader is not None:
+            res.readers.add(reader)
+
+
 def _param_role(op: Operation) -> str:
     """``weight`` or ``bias``: Paddle names a layer's weight ``*.w_N`` and its bias ``*.b_N``."""
     name = str(op.attributes.get("parameter_name", ""))
@@ -287,14 +343,75 @@ def _reader_layers(res: Resolved, ops) -> dict:
     return out
 
 
+def _registration_stages(res: Resolved, params: list, readers: dict) -> dict:
+    """id(param op) -> its stage as Paddle 3.3.1 gives it: ``_shard_all_param`` puts a layer's
+    parameters on the mesh of the layer's ``pipeline_stage_index``, which ``pipeline_parallel``
+    counts over ``named_sublayers()``, the order the layers were registered in, not the order
+    they are called in (a global layer declared first but called after block 1 of pp4 keeps its
+    parameter on stage 0). The serial program does not print that order, but it lists the
+    parameters in reverse creation order, and a layer creates its parameters when it is
+    registered: a parameter's stage is the number of stage-ending layers whose parameters were
+    all created before it. Empty (the stage of the first reader stands) without a split or when
+    a stage-ending layer holds no parameter.
+
+    Deviation (docs/deviations.md): where the parameter's readers also read an activation (a
+    global layer multiplying block 1's output by its weight), Paddle's op would read two stage
+    meshes and 3.3.1 raises (``operand_dist_attrs element's mesh ... not belong to input mesh``);
+    the parameter then stays on its first reader's stage, where the program trains."""
+    if not res.split_after:
+        return {}
+    created = {id(op): n for n, op in enumerate(reversed(params))}
+    last: list[int] = []
+    for layer in res.split_after:
+        mine = [created[id(p)] for p in params
+                if any(r == layer or r.startswith(layer + "/") for r in readers.get(id(p), [])[:1])]
+        if not mine:
+            return {}
+        last.append(max(mine))
+    return {id(op): sum(1 for n in last if n < created[id(op)]) for op in params
+            if _reads_only_itself(op)}
+
+
+def _reads_only_itself(param: Operation) -> bool:
+    """Whether the ops reading ``param`` read nothing but values computed from it and from
+    constants (so they can run wherever it is)."""
+    own = {id(param.results[0])}
+    stack = [param.results[0]]
+    while stack:  # the values computed from the parameter and constants only
+        for user in stack.pop().users():
+            if all(x is None or id(x) in own or _constant(x) for x in user.operands):
+                for r in user.results:
+                    if id(r) not in own:
+                        own.add(id(r))
+                        stack.append(r)
+    return all(x is None or id(x) in own or _constant(x)
+               for user in param.results[0].users() for x in user.operands)
+
+
+def _constant(v) -> bool:
+    """Whether ``v`` is computed from no parameter and no input (a ``full``, ...)."""
+    stack, seen = [v], set()
+    while stack:
+        x = stack.pop()
+        owner = x.owner
+        if owner is None or owner.name in NO_LAYER_OPS:
+            return False
+        if id(owner) in seen:
+            continue
+        seen.add(id(owner))
+        stack.extend(o for o in owner.operands if o is not None)
+    return True
+
+
 def _resolve_params(res: Resolved, ops) -> None:
     plan = res.plan
     params = [op for op in ops if op.name == "builtin.parameter"]
+    readers = _reader_layers(res, ops)
+    registered = _registration_stages(res, params, readers)
     for op in params:
         users = op.results[0].users()
-        res.op_stage[id(op)] = res.stage_of(users[0]) if users else 0
+        res.op_stage[id(op)] = registered.get(id(op), res.stage_of(users[0]) if users else 0)
         res.param_dims[id(op)] = (-1,) * len(op.results[0].type.shape)
-    readers = _reader_layers(res, ops)
     by_layer: dict = {}  # layer -> {role: param op}, every layer holding the parameter
     for op in params:
         for layer in readers.get(id(op), []):

@@ -1,0 +1,34 @@
+{
+    (%0) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_4.b_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<4xf32>
+    (%1) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_4.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8x4xf32>
+    (%2) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_3.b_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8xf32>
+    (%3) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_3.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<16x8xf32>
+    (%4) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_2.b_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<16xf32>
+    (%5) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_2.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8x16xf32>
+    (%6) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_1.b_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8xf32>
+    (%7) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_1.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<16x8xf32>
+    (%8) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_0.b_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<16xf32>
+    (%9) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_0.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8x16xf32>
+    (%10) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"global_input_param_0.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8xf32>
+    (%11) = "pd_op.data" () {dtype:float32,name:"input0",place:Place(undefined:0),shape:[2,8],stop_gradient:[false]} : () -> tensor<2x8xf32>
+    (%12) = "pd_op.data" () {dtype:float32,name:"label0",place:Place(undefined:0),shape:[2,4],stop_gradient:[false]} : () -> tensor<2x4xf32>
+    (%13) = "pd_op.matmul" (%11, %9) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear/Linear/",transpose_x:false,transpose_y:false} : (tensor<2x8xf32>, tensor<8x16xf32>) -> tensor<2x16xf32>
+    (%14) = "pd_op.add" (%13, %8) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear/Linear/"} : (tensor<2x16xf32>, tensor<16xf32>) -> tensor<2x16xf32>
+    (%15) = "pd_op.relu" (%14) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear/"} : (tensor<2x16xf32>) -> tensor<2x16xf32>
+    (%16) = "pd_op.matmul" (%15, %7) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear/Linear_1/",transpose_x:false,transpose_y:false} : (tensor<2x16xf32>, tensor<16x8xf32>) -> tensor<2x8xf32>
+    (%17) = "pd_op.add" (%16, %6) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear/Linear_1/"} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+    (%18) = "pd_op.multiply" (%17, %10) {stop_gradient:[false],struct_name:"/GlobalMLP/GlobalInputParam/"} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+    (%19) = "pd_op.add" (%17, %18) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear_1/"} : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+    (%20) = "pd_op.matmul" (%19, %5) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear_1/Linear/",transpose_x:false,transpose_y:false} : (tensor<2x8xf32>, tensor<8x16xf32>) -> tensor<2x16xf32>
+    (%21) = "pd_op.add" (%20, %4) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear_1/Linear/"} : (tensor<2x16xf32>, tensor<16xf32>) -> tensor<2x16xf32>
+    (%22) = "pd_op.relu" (%21) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear_1/"} : (tensor<2x16xf32>) -> tensor<2x16xf32>
+    (%23) = "pd_op.matmul" (%22, %3) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear_1/Linear_1/",transpose_x:false,transpose_y:false} : (tensor<2x16xf32>, tensor<16x8xf32>) -> tensor<2x8xf32>
+    (%24) = "pd_op.add" (%23, %2) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear_1/Linear_1/"} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+    (%25) = "pd_op.matmul" (%24, %1) {stop_gradient:[false],struct_name:"/GlobalMLP/Linear/",transpose_x:false,transpose_y:false} : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+    (%26) = "pd_op.add" (%25, %0) {stop_gradient:[false],struct_name:"/GlobalMLP/Linear/"} : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+    (%27) = "pd_op.subtract" (%26, %12) {stop_gradient:[false],struct_name:"/MSELoss/"} : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+    (%28) = "pd_op.square" (%27) {stop_gradient:[false],struct_name:"/MSELoss/"} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+    (%29) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),stop_gradient:[true],struct_name:"/MSELoss/",value:[]} : () -> tensor<0xi64>
+    (%30) = "pd_op.mean" (%28, %29) {keepdim:false,stop_gradient:[false],struct_name:"/MSELoss/"} : (tensor<2x4xf32>, tensor<0xi64>) -> tensor<f32>
+    () = "builtin.shadow_output" (%30) {output_name:"loss_0"} : (tensor<f32>) -> 
+}
