@@ -23,6 +23,7 @@ from rulepass.engine.errors import RuleCompileError
 from rulepass.engine.ir.core import Program
 from rulepass.engine.lang.check import check_value_type
 from rulepass.engine.rewrite.compiled import CompiledPass, Sources, build_rule_set, constant, load_modules
+from rulepass.engine.rewrite.functions import check_params
 from rulepass.engine.rewrite.trace import Application, PassStats
 
 
@@ -39,6 +40,7 @@ class RunResult:
 #: Modules registering the Python functions the installed rules call (`rw_functions.function`);
 #: imported before any rule file is loaded, since unknown functions are load-time errors.
 FUNCTION_MODULES = ("rulepass.engine.paddle.functions", "rulepass.engine.paddle.functions_dist",
+                    "rulepass.engine.paddle.param_checks",
                     "rulepass.engine.paddle.functions_reshard",
                     "rulepass.engine.paddle.functions_global",
                     "rulepass.engine.paddle.vpp_global",
@@ -146,6 +148,7 @@ class RuleSet:
         created the op (see `driver.run_pass`)."""
         cpass = self.find_pass(name)
         resolved = self.resolve_params(cpass, params, param_strings)
+        check_params(program, cpass.name, resolved)
         driver = run_pass(program, cpass, resolved, trace_positions, self.compiled, timing,
                           provenance)
         return RunResult(program, tuple(driver.trace), driver.stats)
@@ -179,12 +182,20 @@ class RuleSet:
                                    f"{', '.join(sorted(unused))}")
         return steps
 
+    def check_steps(self, program: Program, steps: list) -> None:
+        """The registered param checks (`functions.param_check`) of every (pass, params) of
+        ``steps`` on ``program`` as it is before the first runs (a rank the program's meshes do
+        not hold, a degree below 1). Raises RewriteError naming the pass and the param."""
+        for cpass, resolved in steps:
+            check_params(program, cpass.name, resolved)
+
     def run_pipeline(self, program: Program, name: str, *, trace_positions: bool = False,
                      param_strings: bool = False, timing: bool = False,
                      **params) -> RunResult:
         """Run pipeline `name` on `program` (in place); all params are checked before the first
         pass runs, and if any pass fails the program is left as it was before the pipeline."""
         steps = self.pipeline_steps(name, params, param_strings)
+        self.check_steps(program, steps)
         trace: list[Application] = []
         stats = PassStats()
         with program.transaction():

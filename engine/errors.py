@@ -26,19 +26,53 @@ def format_where(file: str | None, line: int | None, col: int | None) -> str:
     return text
 
 
+#: The most characters of a source line an error shows: a longer line (a 20 KB line of nested
+#: brackets, a 20 MB string attribute) is clipped to a window around the column.
+SHOWN_LINE_WIDTH = 120
+
+
 def caret_block(source_line: str | None, col: int | None) -> str:
     """The source line indented by 4, and under it a caret at 1-based column `col`.
 
-    Tabs before the column are kept so the caret lines up in a terminal.
+    Tabs before the column are kept so the caret lines up in a terminal. A line longer than
+    :data:`SHOWN_LINE_WIDTH` is clipped to that many characters around the column, with ``...``
+    where text was left out (the message's ``line:col`` still counts in the whole line).
     """
     if source_line is None:
         return ""
     line = source_line.rstrip("\n")
+    at = col - 1 if col is not None and col >= 1 else 0
+    if len(line) > SHOWN_LINE_WIDTH:
+        start = max(0, min(at - SHOWN_LINE_WIDTH // 2, len(line) - SHOWN_LINE_WIDTH))
+        stop = start + SHOWN_LINE_WIDTH
+        prefix = "..." if start > 0 else ""
+        line = prefix + line[start:stop] + ("..." if stop < len(source_line.rstrip("\n")) else "")
+        at = len(prefix) + at - start
     text = "    " + line
     if col is not None and col >= 1:
-        pad = "".join(ch if ch == "\t" else " " for ch in line[: col - 1])
+        pad = "".join(ch if ch == "\t" else " " for ch in line[:at])
         text += "\n    " + pad + "^"
     return text
+
+
+def odd_character(ch: str) -> str | None:
+    """A message for a character that looks like nothing or like a space but is not one the
+    formats take (both parsers' syntax errors use it): a non-ASCII space such as U+00A0 (which
+    editors and web pages put in indentation), an invisible format character (U+200B, a byte
+    order mark), a control character; None for any other character."""
+    import unicodedata
+
+    if not ch or ch in " \t\n\r" or ch.isascii() and ch.isprintable():
+        return None
+    code = f"U+{ord(ch):04X}"
+    name = unicodedata.name(ch, "")
+    named = f"{code} ({name})" if name else code
+    category = unicodedata.category(ch)
+    if category in ("Zs", "Zl", "Zp"):
+        return f"a non-ASCII space {named}: indent and separate with ASCII spaces"
+    if category in ("Cf", "Cc", "Cn", "Co"):
+        return f"an invisible character {named}: delete it"
+    return None
 
 
 def program_context(lines: list[str], index: int, radius: int = 2) -> str:

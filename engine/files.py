@@ -7,13 +7,19 @@ and a failed write never destroys what was there before.
 - :func:`write_text` / :func:`write_bytes`: write to a temporary file in the same folder, flush it
   to disk and rename it over the target (``os.replace`` is atomic on POSIX): a full disk or a
   ``ulimit -f`` half-way leaves the old file as it was, even when it is the input being rewritten.
+  A symlink's target is replaced (the link stays); a FIFO or a device is written through, never
+  replaced by a regular file.
+- :func:`read_json` / :func:`read_npz`: the same for a JSON file and numpy's ``.npz`` archives
+  (never a pickle; a text file or a renamed ``.npy`` is "not an .npz archive").
 - :func:`check_writable` / :func:`check_output_dir`: the checks a command makes *before* its work,
   so that ``-o /proc/x`` fails at once instead of after a long run.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -45,11 +51,16 @@ def read_text(path, what: str = "file") -> str:
     file"). Line endings are kept as written.
 
     Raises:
-        FileError: missing, a folder, unreadable, or bytes that are not UTF-8 (with the line and
-            column of the first bad byte).
+        FileError: missing, a folder, a device (``/dev/zero`` would never end), unreadable (a
+            symlink loop), or bytes that are not UTF-8 (with the line and column of the first
+            bad byte).
     """
     name = str(path)
     try:
+        mode = os.stat(path).st_mode
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
+            # /dev/zero never ends; a FIFO (a shell's <(...)) does, and is read
+            raise FileError(f"is a device, not a {what}", name)
         data = Path(path).read_bytes()
     except FileNotFoundError:
         raise FileError(f"no such {what}", name) from None
@@ -65,22 +76,99 @@ def read_text(path, what: str = "file") -> str:
                         f"is not UTF-8 ({e.reason})", name, line, col) from None
 
 
+def read_json(path, what: str = "file"):
+    """The JSON value of the UTF-8 file ``path`` (read with :func:`read_text`).
+
+    Raises:
+        FileError: what :func:`read_text` raises; text that is not JSON (at its line:col), or
+            nesting too deep for the decoder (no ``RecursionError``).
+    """
+    import json
+
+    text = read_text(path, what)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise FileError(f"not valid JSON: {e.msg}", str(path), e.lineno, e.colno) from None
+    except RecursionError:
+        raise FileError("not valid JSON here: nested too deep", str(path)) from None
+
+
+#: How an .npz archive (a zip file) starts: a local file header, or the end record of an empty one.
+_ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+
+
+def read_npz(path, what: str = "array file") -> dict:
+    """{key: array} of the ``.npz`` archive ``path`` (``numpy.savez``'s format), every array read
+    into memory; no pickled object is ever loaded.
+
+    Raises:
+        FileError: missing, a folder, unreadable, not an .npz archive (a text file, a single .npy
+            array renamed), a damaged archive, or an array of Python objects (naming its key).
+    """
+    import zipfile
+
+    import numpy as np
+
+    name = str(path)
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(6)
+    except FileNotFoundError:
+        raise FileError(f"no such {what}", name) from None
+    except IsADirectoryError:
+        raise FileError(f"is a folder, not a {what}", name) from None
+    except OSError as e:
+        raise FileError(f"cannot read the {what}: {e.strerror or e}", name) from None
+    if magic.startswith(b"\x93NUMPY"):
+        raise FileError(f"a single .npy array, not an .npz archive (write the {what} with "
+                        "numpy.savez)", name)
+    if magic[:4] not in _ZIP_MAGIC:
+        raise FileError("not an .npz archive (numpy.savez's zip of .npy arrays)", name)
+    key = None
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            out = {}
+            for key in archive.files:
+                out[key] = archive[key]
+            return out
+    except ValueError as e:
+        if key is not None and "allow_pickle" in str(e):
+            raise FileError(f"{key!r} is an array of Python objects (pickled), which is never "
+                            "loaded; store numbers", name) from None
+        raise FileError(f"a damaged .npz archive ({e})", name) from None
+    except (OSError, EOFError, zipfile.BadZipFile, KeyError) as e:
+        raise FileError(f"a damaged .npz archive ({e})", name) from None
+
+
 def check_writable(path, what: str = "output") -> Path:
-    """Check, before any work, that a file can be written at ``path``: its folder exists and is
-    writable, and ``path`` is not a folder. Returns ``Path(path)``.
+    """Check, before any work, that a file can be written at ``path`` as :func:`write_bytes`
+    writes it: its folder (a symlink's target's) exists and is writable, and ``path`` is not a
+    folder; an existing FIFO or device must be writable itself. Returns ``Path(path)``.
 
     Raises:
         FileError: naming the path and what is wrong.
     """
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if target.is_dir():
+    try:
+        target = Path(os.path.realpath(path, strict=False))  # a symlink's target is written
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    except (OSError, RuntimeError) as e:
+        raise FileError(f"cannot write the {what}: {getattr(e, 'strerror', None) or e}",
+                        str(path)) from None
+    folder = target.parent
+    if mode is not None and stat.S_ISDIR(mode):
         raise FileError(f"the {what} is a folder; give a file name", str(path))
     if not folder.is_dir():
         raise FileError(f"cannot write the {what}: folder {folder} does not exist", str(path))
-    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+    if mode is not None and not stat.S_ISREG(mode):  # a FIFO, a device: written through
+        if not os.access(target, os.W_OK):
+            raise FileError(f"cannot write the {what}: permission denied", str(path))
+        return Path(path)
+    if not os.access(folder, os.W_OK) or (mode is not None and not os.access(target, os.W_OK)):
         raise FileError(f"cannot write the {what}: permission denied", str(path))
-    return target
+    return Path(path)
 
 
 def check_output_dir(path, what: str = "output folder") -> Path:
@@ -102,34 +190,56 @@ def check_output_dir(path, what: str = "output folder") -> Path:
     return folder
 
 
+def _write_through(path, data: bytes) -> None:
+    """Write ``data`` into the existing non-regular file ``path`` (a device, a FIFO) as a shell's
+    ``>`` does: it cannot be replaced by a regular file without breaking whoever reads it."""
+    with open(path, "wb") as out:
+        out.write(data)
+        out.flush()
+
+
 def write_bytes(path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically: a temporary file beside it, flushed and renamed over
     it; the file keeps its permission bits. On any failure the temporary file is removed and the
     old ``path`` (if any) is unchanged.
 
+    A symbolic link is followed: its final target is replaced (atomically), the link stays. An
+    existing path that is not a regular file (a FIFO, a device such as ``/dev/stdout``) is written
+    through, never replaced by a regular file.
+
     Raises:
-        FileError: naming ``path`` (no space, no permission, file size limit, ...).
+        FileError: naming ``path`` (no space, no permission, file size limit, a symlink loop ...).
     """
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
     temporary = None
     try:
+        # the final target of a symlink (a dangling link: the file it names is created)
+        target = Path(os.path.realpath(path, strict=False))
+        try:
+            mode = os.stat(target).st_mode
+        except FileNotFoundError:
+            mode = None
+        if mode is not None and not stat.S_ISREG(mode):
+            if stat.S_ISDIR(mode):
+                raise IsADirectoryError(errno.EISDIR, "is a folder")
+            _write_through(target, data)
+            return
+        folder = target.parent
         fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
         with os.fdopen(fd, "wb") as out:
             out.write(data)
             out.flush()
             os.fsync(out.fileno())
-        if target.exists():
-            os.chmod(temporary, target.stat().st_mode & 0o7777)
+        if mode is not None:
+            os.chmod(temporary, mode & 0o7777)
         else:
             umask = os.umask(0)
             os.umask(umask)
             os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, target)
         temporary = None
-    except OSError as e:
-        raise FileError(f"cannot write: {e.strerror or e} (nothing was changed)",
-                        str(path)) from None
+    except (OSError, RuntimeError) as e:  # RuntimeError: Python's "Symlink loop" on some versions
+        reason = getattr(e, "strerror", None) or e
+        raise FileError(f"cannot write: {reason} (nothing was changed)", str(path)) from None
     finally:
         if temporary is not None:
             try:

@@ -6,6 +6,7 @@ int-string-conversion ``ValueError`` (issue 18).
 - Nesting: an attribute array or a ``vec[...]`` type nests at most :data:`MAX_NESTING` deep, as
   rule expressions do (``lang/check.py``'s ``MAX_EXPRESSION_DEPTH``). Paddle's programs nest
   attributes 2 deep; the printer, the verifier and the rules walk values recursively.
+- Meshes: a plan's process mesh holds at most :data:`MAX_MESH_RANKS` ranks.
 - Integers: Paddle's integer attributes, dims and ids are int32 or int64 (``pir::Int64Attribute``);
   a literal outside int64 is an error rather than a value no program can carry.
 """
@@ -16,6 +17,10 @@ import re
 
 #: How deep an attribute array (``[[...]]``) or a vector type (``vec[vec[...]]``) may nest.
 MAX_NESTING = 100
+
+#: The most ranks a process mesh a plan describes may hold (a plan's mesh is built rank by rank:
+#: ``shape = [99999999999]`` ran out of memory). Paddle's largest jobs are far below it.
+MAX_MESH_RANKS = 2**16
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
@@ -56,7 +61,7 @@ def nesting_message(what: str = "attribute value") -> str:
 
 
 _BRACKET_OR_QUOTE = re.compile(r'[\[\]{}"]')
-_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')  # linear, constant memory (scan.STRING)
 
 
 def first_too_deep(text: str, limit: int = MAX_NESTING) -> int | None:

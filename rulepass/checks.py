@@ -1,8 +1,8 @@
 """Checks of what the user asks for against what the program holds, made before any work so that
 a wrong question is an error rather than a silent empty answer (issue 18):
 
-- a pass's ``rank`` param must be one of the ranks of the program's process meshes
-  (``rewrite --pass prune_other_ranks -p rank=99`` printed an empty program);
+- (a pass's ``rank`` param and degrees are checked by the engine for every caller:
+  ``engine/paddle/param_checks.py``);
 - an example's ``world_size`` must be the number of ranks its program's meshes hold, and ``pp``
   must be the number of stage meshes (a 2-rank program run with ``world_size = 4, pp = 4`` said
   OK and reported pp=4's bubble);
@@ -14,10 +14,13 @@ Every problem is a :class:`CheckError` (exit 1) naming the file and what to chan
 
 from __future__ import annotations
 
+import math
+
 import attrs
 
 from rulepass.engine.errors import RulepassError
 from rulepass.engine.ir.types import DistTensorType
+from rulepass.engine.paddle.param_checks import program_meshes, ranks_text
 
 
 class CheckError(RulepassError):
@@ -27,51 +30,14 @@ class CheckError(RulepassError):
     kind = "error"
 
 
-def program_meshes(program) -> set:
-    """Every distinct process mesh of ``program``: of the ops' dist attributes and of the dist
-    types of their results and of the kwargs (one walk; linear in the program)."""
-    meshes = set()
-    for op in program.walk():
-        if op.dist_attr is not None:
-            meshes.add(op.dist_attr.mesh)
-        for value in op.results:
-            if isinstance(value.type, DistTensorType) and value.type.dist.mesh is not None:
-                meshes.add(value.type.dist.mesh)
-    return meshes
-
-
-def program_ranks(program) -> set:
-    """The ranks of ``program``'s process meshes (empty for a dense program)."""
-    return {rank for mesh in program_meshes(program) for rank in mesh.process_ids}
-
-
-def _ranks_text(ranks) -> str:
-    ranks = sorted(ranks)
-    shown = ", ".join(map(str, ranks[:16])) + (", ..." if len(ranks) > 16 else "")
-    return f"{shown} ({len(ranks)} rank{'s' if len(ranks) != 1 else ''})"
-
-
-def check_pass_params(program, pass_name: str, params: dict, filename: str) -> None:
-    """A ``rank`` param of pass ``pass_name`` must name a rank of ``program``'s meshes (a dense
-    program, with no mesh, takes any rank).
-
-    Raises:
-        CheckError: naming the rank, the program's ranks and the file.
-    """
-    rank = params.get("rank")
-    if not isinstance(rank, int) or isinstance(rank, bool):
-        return
-    ranks = program_ranks(program)
-    if ranks and rank not in ranks:
-        raise CheckError(f"pass {pass_name}: rank={rank} is not a rank of the program, whose "
-                         f"process meshes hold ranks {_ranks_text(ranks)}", filename)
-
-
 def check_parallel_config(program, parallel, config_file: str) -> None:
-    """``world_size`` and ``pp`` of an example's ``[parallel]`` against its forward program: the
-    meshes must hold exactly ranks 0 .. world_size-1, and with ``pp > 1`` the ranks must fall into
-    ``pp`` disjoint stage meshes of ``world_size / pp`` ranks (Paddle's
-    ``ProcessMesh(arange(world).reshape(pp, ...))``).
+    """``world_size``, ``pp``, ``mp`` and ``dp`` of an example's ``[parallel]`` against its
+    forward program: the meshes must hold exactly ranks 0 .. world_size-1; with ``pp > 1`` the
+    ranks must fall into ``pp`` disjoint stage meshes of ``world_size / pp`` ranks (Paddle's
+    ``ProcessMesh(arange(world).reshape(pp, ...))``), with ``pp = 1`` every op must run on a
+    mesh of every rank; the mesh dimensions that shard a parameter are tensor parallel (their
+    sizes multiply to at most ``mp``), those that shard only inputs are data parallel (at most
+    ``dp``).
 
     Raises:
         CheckError: naming the config file, the key and what the program has.
@@ -82,14 +48,69 @@ def check_parallel_config(program, parallel, config_file: str) -> None:
         return
     if ranks != set(range(parallel.world_size)):
         raise CheckError(f"[parallel] world_size = {parallel.world_size}, but the program's "
-                         f"process meshes hold ranks {_ranks_text(ranks)}", config_file)
+                         f"process meshes hold ranks {ranks_text(ranks)}", config_file)
+    size = parallel.world_size // parallel.pp
     if parallel.pp > 1:
-        size = parallel.world_size // parallel.pp
         stages = {mesh.process_ids for mesh in meshes if len(mesh.process_ids) == size}
         covered = {rank for ids in stages for rank in ids}
         if len(stages) != parallel.pp or covered != ranks:
             raise CheckError(f"[parallel] pp = {parallel.pp}, but the program has "
                              f"{len(stages)} stage mesh(es) of {size} rank(s) each", config_file)
+    else:
+        partial = sorted({op.dist_attr.mesh.process_ids for op in program.walk()
+                          if op.dist_attr is not None} - {tuple(sorted(ranks))})
+        if partial:
+            shown = ", ".join(f"[{', '.join(map(str, ids))}]" for ids in partial[:4])
+            raise CheckError(f"[parallel] pp = 1, but ops of the program run on process meshes "
+                             f"of part of the ranks ({shown}): pipeline stages; set pp to their "
+                             "number", config_file)
+    mp, dp = _sharding_degrees(program, size)
+    for key, found, what in (("mp", mp, "shard parameters (tensor parallel)"),
+                             ("dp", dp, "shard only inputs (data parallel)")):
+        if found > getattr(parallel, key):
+            raise CheckError(f"[parallel] {key} = {getattr(parallel, key)}, but the program's "
+                             f"stage meshes have dimensions of {found} rank(s) that {what}",
+                             config_file)
+
+
+def _sharding_degrees(program, stage_size: int) -> tuple[int, int]:
+    """(tensor-parallel, data-parallel) ranks of ``program``'s stage meshes (those of
+    ``stage_size`` ranks): the product of the sizes of the mesh dimensions that shard some
+    ``builtin.parameter``, and of those that shard some ``pd_op.data`` but no parameter."""
+    parameter_dims: dict = {}
+    input_dims: dict = {}
+    for op in program.walk():
+        if op.name not in ("builtin.parameter", "pd_op.data") or not op.results:
+            continue
+        t = op.results[0].type
+        if not isinstance(t, DistTensorType) or t.dist.mesh is None:
+            continue
+        mesh = t.dist.mesh
+        if len(mesh.process_ids) != stage_size:
+            continue
+        found = parameter_dims if op.name == "builtin.parameter" else input_dims
+        for mesh_dim in t.dist.dims_mapping:
+            if 0 <= mesh_dim < len(mesh.shape):
+                found[mesh_dim] = mesh.shape[mesh_dim]
+    mp = math.prod(parameter_dims.values())
+    dp = math.prod(size for dim, size in input_dims.items() if dim not in parameter_dims)
+    return mp, dp
+
+
+def check_schedule(schedule: str, vpp: int, where: str) -> None:
+    """The schedules that run model chunks (VPP, ZBVPP, ZBV) need ``vpp >= 2`` chunks per stage:
+    with ``vpp = 1`` no pass assigns chunk ids, and the run failed deep in the chain ("cannot
+    infer the chunk_id of op 39"). ``where``: the config file or the flag that chose it.
+
+    Raises:
+        CheckError: naming ``where``.
+    """
+    from rulepass.runtime.schedules import CHUNKED_SCHEDULES
+
+    if schedule.lower() in (s.lower() for s in CHUNKED_SCHEDULES) and vpp < 2:
+        raise CheckError(f"schedule {schedule} interleaves model chunks and needs vpp >= 2 "
+                         f"chunks per stage, but vpp = {vpp} (use 1F1B, FThenB, Eager1F1B or "
+                         "ZBH1, or an example with vpp = 2)", where)
 
 
 def pipeline_stages(program, world_size: int, pp: int) -> list[int]:
@@ -163,7 +184,7 @@ def check_example_arrays(example, program, micro_batches: int, skip_inputs=()) -
     (its forward program): every key names a parameter or input of the program, with its dtype
     and global shape (data: ``[steps, micro_batches × batch, ...]``: the program's input is one
     micro-batch); ``params_final.npz``, when present, holds every parameter ``params.npz`` gives
-    (a final check of 1 of 10 parameters is no check).
+    (a final check of 1 of 10 parameters is no check); ``data.npz`` holds every input.
 
     Raises:
         CheckError: naming the file and the key.
@@ -184,6 +205,11 @@ def check_example_arrays(example, program, micro_batches: int, skip_inputs=()) -
         raise CheckError(f"no final value for parameter(s) {', '.join(map(repr, missing))} "
                          "(every parameter of params.npz is compared after the run)",
                          str(root / "params_final.npz"))
+    absent = sorted(set(inputs) - set(example.data))
+    if absent:
+        raise CheckError(f"no array for the program's input(s) {', '.join(map(repr, absent))} "
+                         f"(it has: {', '.join(map(repr, sorted(example.data))) or 'none'})",
+                         str(root / "data.npz"))
     for key, array in example.data.items():
         if key not in inputs:
             raise CheckError(f"{key!r} is not an input (pd_op.data) of the program (inputs: "
@@ -209,5 +235,7 @@ def check_example(example, skip_inputs=("learning_rate_0",)):
 
     forward = parse_program(example.forward_text, str(example.path / "forward.pir"))
     check_parallel_config(forward, example.parallel, str(example.path / "config.toml"))
+    check_schedule(example.parallel.schedule, example.parallel.vpp,
+                   str(example.path / "config.toml"))
     check_example_arrays(example, forward, example.parallel.micro_batches, skip_inputs)
     return forward

@@ -5,17 +5,20 @@ it too):
   or instead ``serial.pir`` + ``plan.toml``, which ``rulepass run`` parallelizes first
   (``rulepass/parallelize.py``);
 - ``config.toml`` — ``[parallel]`` world_size, pp, vpp, mp, dp, schedule, micro_batches,
-  seg_method; ``[train]`` optimizer, lr (steps optional); ``[check]`` rtol (default 1e-5),
+  seg_method; ``[train]`` optimizer, lr, steps (optional: the steps of Paddle's reference run,
+  as reference.json's ``steps``; the run itself takes every batch of data.npz); ``[check]`` rtol
+  (default 1e-5),
   atol (our addition, default 0: a value passes when
   ``|ours - reference| <= atol + rtol·|reference|``);
 - ``params.npz`` — initial parameters keyed by ``parameter_name``;
 - ``data.npz`` — one array per ``pd_op.data`` input (not the learning rate), keyed by its ``name``,
   shaped ``[steps, global batch, ...]``;
-- optional: ``reference.json`` — ``{"losses": [...]}`` of Paddle's single-process run (and
-  ``"rng": {"seed": S}`` when Paddle's CPU generator was seeded with ``paddle.seed(S)`` right
+- optional: ``reference.json`` — ``{"losses": [...], "steps": N}`` of Paddle's single-process
+  run (one loss per step; ``steps`` may be left out when config.toml's ``[train] steps`` says it;
+  and ``"rng": {"seed": S}`` when Paddle's CPU generator was seeded with ``paddle.seed(S)`` right
   before its first step: a model that draws random numbers then draws Paddle's,
-  :mod:`rulepass.random_draws`); ``params_final.npz`` — its parameters after the last step. Without them ``rulepass run`` judges
-  the run against the single-device run it computes itself (:mod:`rulepass.reference`);
+  :mod:`rulepass.random_draws`); ``params_final.npz`` — its parameters after step N. Without
+  them ``rulepass run`` judges the run against the single-device run it computes itself (:mod:`rulepass.reference`);
 - optional: ``opt_state.npz`` — optimizer state (AdamW moments, beta powers) at the start, keyed
   by the names Paddle gives it (``<param>_moment1_0`` ...); without it the state starts as Paddle
   starts it (zeros; beta1, beta2).
@@ -26,7 +29,7 @@ line naming the file and what is wrong.
 
 from __future__ import annotations
 
-import json
+import math
 import tomllib
 from pathlib import Path
 
@@ -34,9 +37,9 @@ import attrs
 import numpy as np
 
 from rulepass.engine.errors import RulepassError
-from rulepass.engine.files import read_text
+from rulepass.engine.files import read_json, read_npz, read_text
+from rulepass.runtime.schedules import SCHEDULES  # one table: a new schedule is one entry there
 
-SCHEDULES = ("FThenB", "1F1B", "Eager1F1B", "VPP", "ZBH1", "ZBVPP", "ZBV")
 KNOWN = {
     "parallel": {"world_size", "pp", "vpp", "mp", "dp", "schedule", "micro_batches",
                  "seg_method"},
@@ -89,16 +92,32 @@ class Example:
     #: ``reference.json``'s ``"rng": {"seed": S}``: Paddle's CPU generator was seeded with
     #: ``paddle.seed(S)`` right before the reference's first step (None: not given)
     rng_seed: int | None = None
+    #: the steps of Paddle's reference run (reference.json, params_final.npz); None without it
+    reference_steps: int | None = None
+
+    def steps_to_run(self, requested: int | None = None) -> int:
+        """The steps a run makes: ``requested`` (``--steps``), by default every batch of
+        data.npz.
+
+        Raises:
+            ExampleError: ``requested`` is below 1 or beyond the batches data.npz holds.
+        """
+        if requested is None:
+            return self.steps
+        if requested < 1:
+            raise ExampleError(f"--steps must be at least 1, got {requested}")
+        if requested > self.steps:
+            raise ExampleError(f"{self.path / 'data.npz'}: --steps {requested}, but it holds "
+                               f"{self.steps} step(s) of data (one batch per step)")
+        return requested
 
 
 def _read_npz(path: Path) -> dict:
-    try:
-        with np.load(path) as f:
-            return {k: f[k] for k in f.files}
-    except FileNotFoundError:
-        raise ExampleError(f"{path}: missing (the example needs it)") from None
-    except (ValueError, OSError) as e:
-        raise ExampleError(f"{path}: not a readable .npz file ({e})") from None
+    """The arrays of one of the example's ``.npz`` files (:func:`rulepass.engine.files.read_npz`:
+    never a pickle; a text file or a renamed ``.npy`` is one line naming it)."""
+    if not path.exists():
+        raise ExampleError(f"{path}: missing (the example needs it)")
+    return read_npz(path, "array file")
 
 
 def _read_text(path: Path) -> str:
@@ -214,50 +233,110 @@ def find_example(path) -> Path:
     raise ExampleError(f"{root}: no such example folder (installed examples: {names})")
 
 
+def _positive(table: dict, section: str, key: str, file: Path, default=None,
+              allow_zero: bool = False) -> float:
+    """A finite number > 0 (>= 0 with ``allow_zero``) of ``[section] key``; NaN and infinities
+    are config errors (``rtol = nan`` passed every comparison)."""
+    value = table.get(key, default)
+    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+            or value < 0 or (value == 0 and not allow_zero)):
+        wanted = "a finite number >= 0" if allow_zero else "a finite positive number"
+        raise ExampleError(f"{file}: [{section}] {key} must be {wanted}, got {value!r}")
+    return float(value)
+
+
+def _data_steps(data: dict, file: Path) -> int:
+    """The number of steps ``data.npz`` holds: the length of every array's leading axis, which
+    must be the same for all (issue 18: arrays of 3 and 2 batches were accepted)."""
+    if not data:
+        raise ExampleError(f"{file}: holds no array (one per pd_op.data input, shaped "
+                           "[steps, global batch, ...])")
+    lengths = {}
+    for key, array in data.items():
+        if array.ndim == 0:
+            raise ExampleError(f"{file}: {key!r} is a scalar; expected [steps, global batch, ...]")
+        lengths.setdefault(array.shape[0], []).append(key)
+    if len(lengths) > 1:
+        shown = "; ".join(f"{', '.join(map(repr, keys))}: {n}" for n, keys in sorted(lengths.items()))
+        raise ExampleError(f"{file}: the arrays hold different numbers of steps (leading axis) "
+                           f"({shown}); every input needs one batch per step")
+    (steps,) = lengths
+    if steps < 1:
+        raise ExampleError(f"{file}: holds no step (the leading axis is empty)")
+    return steps
+
+
+def _reference(root: Path, train: dict, config_file: Path, data_steps: int):
+    """(Paddle's losses or None, the number of steps Paddle's reference ran or None, the seed of
+    ``"rng": {"seed": S}`` or None): the steps after which ``params_final.npz`` holds the
+    parameters. From ``reference.json``'s ``steps``,
+    else ``config.toml``'s ``[train] steps``, else the length of its losses (else, with
+    ``params_final.npz`` alone, every batch of data.npz); when given twice they must agree, and
+    the losses must number the steps (one per step)."""
+    reference_file = root / "reference.json"
+    declared = train.get("steps")
+    if declared is not None and (isinstance(declared, bool) or not isinstance(declared, int)
+                                 or declared < 1):
+        raise ExampleError(f"{config_file}: [train] steps must be an integer >= 1, "
+                           f"got {declared!r}")
+    if not reference_file.exists():
+        if (root / "params_final.npz").exists():
+            return None, declared if declared is not None else data_steps, None
+        return None, None, None
+    reference = read_json(reference_file, "reference file")
+    expected = ('expected {"losses": [numbers, one per step], "steps": the number of steps '
+                "Paddle ran}")
+    if not isinstance(reference, dict) or not isinstance(reference.get("losses"), list):
+        raise ExampleError(f"{reference_file}: {expected}")
+    losses = reference["losses"]
+    if not losses or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                             for x in losses):
+        raise ExampleError(f"{reference_file}: 'losses' must be a non-empty list of numbers")
+    steps = reference.get("steps")
+    if steps is not None and (isinstance(steps, bool) or not isinstance(steps, int) or steps < 1):
+        raise ExampleError(f"{reference_file}: 'steps' must be an integer >= 1, got {steps!r}")
+    if steps is not None and declared is not None and steps != declared:
+        raise ExampleError(f"{reference_file}: steps = {steps}, but {config_file.name}'s "
+                           f"[train] steps = {declared}; Paddle's reference ran one count")
+    steps = steps if steps is not None else declared if declared is not None else len(losses)
+    if len(losses) != steps:
+        raise ExampleError(f"{reference_file}: {len(losses)} loss(es) for the {steps} steps "
+                           "Paddle ran (one loss per step; params_final.npz holds the "
+                           f"parameters after step {steps})")
+    rng_seed = None
+    if "rng" in reference:
+        rng = reference["rng"]
+        rng_seed = rng.get("seed") if isinstance(rng, dict) else None
+        if isinstance(rng_seed, bool) or not isinstance(rng_seed, int) or rng_seed < 0:
+            raise ExampleError(f"{reference_file}: 'rng' must be {{\"seed\": an integer >= 0}}, "
+                               f"got {rng!r}")
+    return [float(x) for x in losses], steps, rng_seed
+
+
 def load_example(path) -> Example:
     """Read and check the example folder ``path`` (or an installed example's name, see
-    :func:`find_example`); :class:`ExampleError` on any problem."""
+    :func:`find_example`); :class:`ExampleError` on any problem.
+
+    The run's steps (``Example.steps``) are every batch of ``data.npz`` (``--steps`` may ask for
+    fewer); ``reference_steps`` is the number of steps of Paddle's reference
+    (``reference.json``, ``params_final.npz``), which may differ: then the final parameters are
+    compared with Paddle only when the run makes that many steps."""
     root = find_example(path)
     config_file = root / "config.toml"
     pc, train, check = parse_config(_read_text(config_file), config_file)
     optimizer = train.get("optimizer", "sgd")
     if optimizer not in ("sgd", "adamw"):
         raise ExampleError(f"{config_file}: [train] optimizer {optimizer!r} is not sgd or adamw")
-    lr = train.get("lr")
-    if not isinstance(lr, (int, float)) or isinstance(lr, bool) or lr <= 0:
-        raise ExampleError(f"{config_file}: [train] lr must be a positive number, got {lr!r}")
-    rtol = check.get("rtol", 1e-5)
-    if not isinstance(rtol, (int, float)) or isinstance(rtol, bool) or rtol <= 0:
-        raise ExampleError(f"{config_file}: [check] rtol must be a positive number")
-    atol = check.get("atol", 0.0)
-    if not isinstance(atol, (int, float)) or isinstance(atol, bool) or atol < 0:
-        raise ExampleError(f"{config_file}: [check] atol must be a number >= 0")
+    lr = _positive(train, "train", "lr", config_file)
+    rtol = _positive(check, "check", "rtol", config_file, 1e-5)
+    atol = _positive(check, "check", "atol", config_file, 0.0, allow_zero=True)
     forward_text = _forward_text(root, pc)
-    reference_file = root / "reference.json"
-    losses = None  # without reference.json: judged against the single-device run
-    rng_seed = None
-    try:
-        if reference_file.exists():
-            reference = json.loads(_read_text(reference_file))
-            losses = [float(x) for x in reference["losses"]]
-            if "rng" in reference:
-                rng_seed = reference["rng"]["seed"]
-                if isinstance(rng_seed, bool) or not isinstance(rng_seed, int) or rng_seed < 0:
-                    raise ValueError(rng_seed)
-    except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-        raise ExampleError(f"{reference_file}: expected {{\"losses\": [numbers]}} and "
-                           "optionally \"rng\": {\"seed\": an integer >= 0}") from None
     data = _read_npz(root / "data.npz")
-    steps_available = min((v.shape[0] for v in data.values()), default=0)
-    steps = train.get("steps", len(losses) if losses is not None else steps_available)
-    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
-        raise ExampleError(f"{config_file}: [train] steps must be an integer >= 1, got {steps!r}")
-    steps = min(steps, steps_available, *([len(losses)] if losses is not None else []))
-    if steps < 1:
-        raise ExampleError(f"{root}: no step to run (data.npz has {steps_available}"
-                           + (f", reference.json {len(losses)})" if losses is not None else ")"))
+    steps = _data_steps(data, root / "data.npz")
+    losses, reference_steps, rng_seed = _reference(root, train, config_file, steps)
     opt_state = _read_npz(root / "opt_state.npz") if (root / "opt_state.npz").exists() else {}
-    return Example(root, pc, optimizer, float(lr), steps, float(rtol), forward_text,
+    return Example(root, pc, optimizer, lr, steps, rtol, forward_text,
                    _read_npz(root / "params.npz"), data, losses,
                    _read_npz(root / "params_final.npz") if (root / "params_final.npz").exists()
-                   else {}, opt_state, float(atol), rng_seed)
+                   else {}, opt_state, atol, rng_seed=rng_seed,
+                   reference_steps=reference_steps)

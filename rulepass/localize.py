@@ -189,19 +189,45 @@ def _made_by(compiled, op) -> tuple[str, tuple]:
             made)
 
 
-def unchecked_inputs(compiled, op) -> list[str]:
-    """The operands of ``op`` made by ops with no single-device counterpart (communication and
-    other ops a pass created for this rank), each as ``%K (op name) made by ...``: a divergence
-    first seen at ``op`` may have been made there."""
+def _compared(placement) -> bool:
+    """Whether a result of this placement is compared with the single-device run (see
+    :func:`expected_piece`): not a Partial one (a rank holds one term of a sum), not one with no
+    type before ``dist_to_dense``."""
+    if isinstance(placement, DistTensorType):
+        return not placement.dist.partial
+    return isinstance(placement, DenseTensorType)
+
+
+def unchecked_inputs(compiled, op, limit: int = 8) -> list[str]:
+    """What ``op`` reads that nothing compared, directly or through other such values, each as
+    ``%K (op name) made by ..., why``: ops the chain made for one rank (communication, reshard
+    lowering: no single-device counterpart) and ops whose results are Partial (one term of a sum
+    is not compared). A divergence first seen at ``op`` may have been made at any of them (a
+    rule that rewired a matmul whose Partial result an all_reduce sums shows first at the op
+    reading the sum). At most ``limit`` items, nearest first."""
     out = []
     origins = compiled.origins or {}
-    for v in op.operands:
-        producer = v.owner if v is not None else None
-        if producer is None or producer in origins:
+    placements = compiled.placements or {}
+    seen = set()
+    queue = [(v, None) for v in op.operands]  # (value, the listed op reading it)
+    while queue and len(out) < limit:
+        value, reader = queue.pop(0)
+        producer = value.owner if value is not None else None
+        if producer is None or producer in seen:
+            continue
+        seen.add(producer)
+        if producer not in origins:
+            why = "which has no single-device counterpart"
+        elif producer.results and not any(_compared(placements.get(r))
+                                          for r in producer.results):
+            why = "whose result is not compared (Partial: one term of a sum)"
+        else:
             continue
         number = value_number(compiled.program, producer)
         where, _ = _made_by(compiled, producer)
-        out.append(f"%{number} ({producer.name}) {where}")
+        through = f" (read through %{reader})" if reader is not None else ""
+        out.append(f"%{number} ({producer.name}){through} {where}, {why}")
+        queue.extend((v, number) for v in producer.operands)
     return out
 
 

@@ -1,8 +1,11 @@
 """pytest plugin: collects the test blocks of `.rw` rule files as pytest items.
 
-Registered through the `pytest11` entry point, so `pytest rules/` runs every `test name { ... }`
-block of every `.rw` file there (and `testpaths` in pyproject.toml includes `rules`). A file that
-does not load (syntax or meaning error) is one failing item that shows the error.
+Registered through the `pytest11` entry point, and opt-in: a project turns it on with the ini
+option ``rulepass_rw_tests = true`` (``[tool.pytest.ini_options]`` of its pyproject.toml, or
+``pytest -o rulepass_rw_tests=true``); then `pytest rules/` runs every `test name { ... }` block
+of every `.rw` file there. Off by default, so installing rulepass does not make pytest collect
+(and load, and run) the `.rw` files of every other project. A file that does not load (syntax or
+meaning error) is one failing item that shows the error.
 """
 
 from __future__ import annotations
@@ -10,9 +13,15 @@ from __future__ import annotations
 import pytest
 
 
+def pytest_addoption(parser):
+    """The ini option that turns collecting `.rw` files on."""
+    parser.addini("rulepass_rw_tests", type="bool", default=False,
+                  help="collect the test blocks of .rw rule files (rulepass)")
+
+
 def pytest_collect_file(parent, file_path):
-    """Collect `.rw` files."""
-    if file_path.suffix == ".rw":
+    """Collect `.rw` files, when the project asked for it (``rulepass_rw_tests = true``)."""
+    if file_path.suffix == ".rw" and parent.config.getini("rulepass_rw_tests"):
         return RuleFile.from_parent(parent, path=file_path)
     return None
 

@@ -41,6 +41,12 @@ class _ReportConsole(Console):
         raise BrokenPipeError("stdout closed")
 
 
+def _names(names) -> str:
+    """The first few names, and how many more."""
+    names = list(names)
+    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
 def _worst(errors: dict) -> tuple:
     """(name, error) of the largest error, NaN first."""
     return max(errors.items(), key=lambda kv: (kv[1] != kv[1], kv[1]))
@@ -111,6 +117,9 @@ def print_report(console: Console, name: str, report: Report) -> None:
         if label == "Paddle" and report.tensor_errors:
             tensor = _worst(report.tensor_errors)
             line += f"; per tensor max|diff|/max|ref| {tensor[1]:.1e} ({tensor[0]})"
+        if report.per_tensor.get(label):
+            line += (f"; within tolerance per tensor only: {_names(report.per_tensor[label])} "
+                     "(max|diff| <= atol + rtol·max|ref|)")
         console.print(line)
     for sentence in report.unchecked:
         console.print(f"[yellow]not checked[/yellow]: {sentence}")
@@ -127,14 +136,18 @@ def print_report(console: Console, name: str, report: Report) -> None:
                           f"{first['step']}; {report.localize['diverged']} op runs diverge in all",
                           markup=False, highlight=False, soft_wrap=True)
             for item in first.get("unchecked_inputs", []):
-                console.print(f"  it reads {item}, which has no single-device counterpart",
+                console.print(f"  it reads {item}",
                               markup=False, highlight=False, soft_wrap=True)
     source = ("Paddle's reference and the single-device run" if report.paddle is not None
               else "the single-device run" + ("" if report.unchecked else " (no reference.json)"))
     if report.ok:
+        per_tensor = sorted({n for names in report.per_tensor.values() for n in names})
+        rule = (f" (elementwise; per tensor for {_names(per_tensor)}: max|diff| <= atol + "
+                "rtol·max|ref|)" if per_tensor else "")
         console.print(f"[bold green]OK[/bold green]: every loss and parameter within rtol "
-                      f"{report.rtol:g} of {source}"
-                      + (" (see what was not checked above)" if report.unchecked else ""))
+                      f"{report.rtol:g}{rule} of {source}"
+                      + (" (see what was not checked above)" if report.unchecked else ""),
+                      highlight=False)
     else:
         console.print(f"[bold red]MISMATCH[/bold red]: some loss, parameter or op differs from "
                       f"{source} by more than rtol {report.rtol:g}")

@@ -94,6 +94,9 @@ class Report:
     tensor_errors: dict = attrs.field(factory=dict)
     #: what the run could not check, one sentence each (a short run's final parameters)
     unchecked: list = attrs.field(factory=list)
+    #: reference label ("Paddle", "single device") -> the parameters that passed by the
+    #: per-tensor rule only (their elementwise error is over rtol: the verdict says so)
+    per_tensor: dict = attrs.field(factory=dict)
 
 
 @attrs.define
@@ -193,6 +196,8 @@ class RankRecord:
     final_params: dict = attrs.field(factory=dict)
     #: the dist types those pieces were cut by (the rank's own: VPP may move a parameter)
     param_types: dict = attrs.field(factory=dict)
+    #: reference label -> the parameters within tolerance per tensor only (not elementwise)
+    per_tensor: dict = attrs.field(factory=dict)
 
 
 class RankSetup:
@@ -256,10 +261,11 @@ class RankSetup:
     def rank_program(self) -> RankProgram:
         return RankProgram(self.compiled.program, self.scope, self.feeds, stage=self.stage)
 
-    def compare_params(self, finals: dict) -> tuple[dict, dict, dict]:
-        """({name: relative error}, {name: within tolerance}, {name: per-tensor error}) of this
-        rank's parameters against the rank's pieces of the global arrays ``finals``."""
-        errors, ok, tensor_errors = {}, {}, {}
+    def compare_params(self, finals: dict) -> tuple[dict, dict, dict, list]:
+        """({name: relative error}, {name: within tolerance}, {name: per-tensor error}, [names
+        within tolerance per tensor only]) of this rank's parameters against the rank's pieces
+        of the global arrays ``finals``."""
+        errors, ok, tensor_errors, per_tensor = {}, {}, {}, []
         for name, value in self.scope.items():
             if name not in finals:
                 continue
@@ -270,16 +276,19 @@ class RankSetup:
             tensor_errors[name] = tensor_error(value, ref)
             # Elementwise, or tensor-wise (max|diff| <= atol + rtol·max|ref|): float32 noise of
             # 6e-12 on a bias entry of 2e-7 is no mismatch when the bias's scale is 1e-2.
-            ok[name] = (within(value, ref, self.example.rtol, self.example.atol)
-                        or tensor_within(value, ref, self.example.rtol, self.example.atol))
-        return errors, ok, tensor_errors
+            elementwise = within(value, ref, self.example.rtol, self.example.atol)
+            ok[name] = elementwise or tensor_within(value, ref, self.example.rtol,
+                                                    self.example.atol)
+            if ok[name] and not elementwise:
+                per_tensor.append(name)
+        return errors, ok, tensor_errors, per_tensor
 
     def record(self, single_params: dict | None = None) -> RankRecord:
         """This rank's report after training; ``single_params``: the single-device run's final
         parameters (float32), compared too."""
-        errors, ok, tensor_errors = self.compare_params(self.example.final_params)
+        errors, ok, tensor_errors, per_tensor = self.compare_params(self.example.final_params)
         # the parameters only: the single-device scope also holds gradient-merge buffers
-        single_errors, single_ok, _ = self.compare_params(
+        single_errors, single_ok, _, single_per_tensor = self.compare_params(
             {k: v for k, v in (single_params or {}).items() if k in self.example.params})
         applied: dict = {}
         trace = []
@@ -296,7 +305,8 @@ class RankSetup:
         types = {name: self.types["parameters"][name] for name in final
                  if name in self.types["parameters"]}
         return RankRecord(self.rank, errors, ok, applied, print_program(self.compiled.program),
-                          trace, single_errors, single_ok, tensor_errors, final, types)
+                          trace, single_errors, single_ok, tensor_errors, final, types,
+                          {"Paddle": per_tensor, "single device": single_per_tensor})
 
 
 def compile_all(example: Example, options: RunOptions, ranks, single_steps: int | None = None
@@ -358,6 +368,7 @@ def summarize(example: Example, result: RunResult) -> Report:
     tensor_errors: dict = {}
     params_ok = True
     rules: dict = {}
+    per_tensor: dict = {}
     for record in result.records:
         params_ok = (params_ok and all(record.param_ok.values())
                      and all(record.single_ok.values()))
@@ -367,38 +378,49 @@ def summarize(example: Example, result: RunResult) -> Report:
             single_errors[name] = _worst(single_errors.get(name, 0.0), error)
         for name, error in record.tensor_errors.items():
             tensor_errors[name] = _worst(tensor_errors.get(name, 0.0), error)
+        for label, names in record.per_tensor.items():
+            per_tensor.setdefault(label, set()).update(names)
         for pass_name, applied in record.applied.items():
             per_pass = rules.setdefault(pass_name, {})
             for rule, count in applied.items():
                 per_pass[rule] = per_pass.get(rule, 0) + count
     bubble = (bubble_fraction(result.schedule, par.pp, par.vpp, result.micro_batches)
               if par.pp > 1 else 0.0)
-    full = len(example.reference_losses or [])
+    full = example.reference_steps
     if result.draws_unmatched:
         param_errors, tensor_errors = {}, {}
+        per_tensor.pop("Paddle", None)
         params_ok = all(all(record.single_ok.values()) for record in result.records)
-    elif example.final_params and len(losses) < full:
-        # params_final.npz holds the parameters after the reference's last step: a shorter run
-        # (--steps, a short data.npz) has nothing to compare them with (the single-device run,
-        # trained as many steps as this one, still is).
+    elif example.final_params and len(losses) != full:
+        # params_final.npz holds the parameters after the reference's last step: a run of
+        # another length (--steps, a data.npz longer or shorter than Paddle's run) has nothing
+        # to compare them with (the single-device run, trained as many steps, still is).
         unchecked.append(f"final parameters vs Paddle: params_final.npz holds them after {full} "
                          f"steps, this run made {len(losses)}")
         param_errors, tensor_errors = {}, {}
+        per_tensor.pop("Paddle", None)
         params_ok = all(all(record.single_ok.values()) for record in result.records)
+    if paddle is not None and len(paddle) < len(losses):
+        unchecked.append(f"losses of steps {len(paddle)}..{len(losses) - 1} vs Paddle: "
+                         f"reference.json has {len(paddle)} (the single-device run checks them)")
 
-    def losses_within(reference) -> bool:
-        return len(reference) == len(losses) and all(
+    def losses_within(reference, whole: bool = True) -> bool:
+        # the single-device run has every step; Paddle's reference may cover a prefix only
+        if len(reference) > len(losses) or (whole and len(reference) != len(losses)):
+            return False
+        return all(
             loss is not None and within(loss, ref, example.rtol, example.atol)
             for loss, ref in zip(losses, reference))
 
     ok = (len(losses) > 0 and params_ok and bool(param_errors or single_errors)
-          and losses_within(single_losses) and (paddle is None or losses_within(paddle))
+          and losses_within(single_losses) and (paddle is None or losses_within(paddle, False))
           and (result.localize is None or result.localize["first"] is None))
     return Report(losses, paddle if paddle is not None else single_losses, param_errors, rules,
                   result.comm, bubble, example.rtol, ok,
                   "paddle" if paddle is not None else "single_device", paddle, single,
                   single_errors, result.localize, example.atol,
-                  tensor_errors=tensor_errors, unchecked=unchecked)
+                  tensor_errors=tensor_errors, unchecked=unchecked,
+                  per_tensor={k: sorted(v) for k, v in per_tensor.items() if v})
 
 
 def _worst(a: float, b: float) -> float:
@@ -446,7 +468,7 @@ def run_local(example: Example, options: RunOptions, progress=None) -> RunResult
     par = example.parallel
     schedule = options.schedule or par.schedule
     micro_batches = options.micro_batches or par.micro_batches
-    steps = min(options.steps or example.steps, example.steps)
+    steps = example.steps_to_run(options.steps)
     compiled, types, single = compile_all(example, options, range(par.world_size), steps)
     stages = example_stages(example)
     setups = [RankSetup(example, compiled[r], types, schedule, micro_batches, stages)
@@ -498,24 +520,30 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
     on rank 0, ``None`` on the other ranks. A failing rank aborts the whole job (``run_mpi``).
     ``--localize`` needs the local backend (its order of observations spans the ranks' threads)."""
     from rulepass.runtime.comm.backends import backend
-    from rulepass.runtime.comm.mpi import mpi_module, run_mpi
+    from rulepass.runtime.comm.mpi import agreed, mpi_module, run_mpi
 
-    if options.localize:
-        raise ExampleError("--localize runs every rank on threads: use --backend local")
     MPI = mpi_module()  # a clear CommunicationError without mpi4py
-    chosen = backend(options.backend)  # a clear RuntimeFailure when what it needs is missing
     world = MPI.COMM_WORLD
     par = example.parallel
-    if world.Get_size() != par.world_size:
-        raise ExampleError(f"{example.path}: world_size is {par.world_size} but mpiexec started "
-                           f"{world.Get_size()} processes (use mpiexec -n {par.world_size})")
     rank = world.Get_rank()
     schedule = options.schedule or par.schedule
     micro_batches = options.micro_batches or par.micro_batches
-    steps = min(options.steps or example.steps, example.steps)
-    compiled, types, single = compile_all(example, options, [rank], steps)
-    stages = example_stages(example)
-    setup = RankSetup(example, compiled[rank], types, schedule, micro_batches, stages)
+    steps = example.steps_to_run(options.steps)
+
+    def prepare():  # every rank alike: an error they all hit is reported once, by rank 0
+        if options.localize:
+            raise ExampleError("--localize runs every rank on threads: use --backend local")
+        chosen = backend(options.backend)  # a clear RuntimeFailure when something is missing
+        if world.Get_size() != par.world_size:
+            raise ExampleError(f"{example.path}: world_size is {par.world_size} but mpiexec "
+                               f"started {world.Get_size()} processes (use mpiexec -n "
+                               f"{par.world_size})")
+        compiled, types, single = compile_all(example, options, [rank], steps)
+        stages = example_stages(example)
+        return chosen, compiled, single, stages, RankSetup(example, compiled[rank], types,
+                                                           schedule, micro_batches, stages)
+
+    chosen, compiled, single, stages, setup = agreed(prepare, world)
     randoms = compiled[rank].random_model
     source = draw_source(randoms, [compiled[rank]]) if randoms is not None else None
     groups = compiled[rank].program.process_groups

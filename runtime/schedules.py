@@ -36,6 +36,7 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from rulepass.engine.errors import RulepassError
+from rulepass.engine.limits import MAX_MESH_RANKS
 from rulepass.runtime.zero_bubble import (ZeroBubbleConfigError, v_shape_virtual_stage, zbh1_jobs,
                                           zbv_jobs, zbvpp_schedule)
 
@@ -275,12 +276,21 @@ SCHEDULES: dict[str, Callable[[int, int, int, int], list[Job]]] = {
 }
 """Schedule name (as in Paddle's `pipeline_scheduler_<name>` pass) -> job list builder."""
 
+#: The schedules that run model chunks (vpp >= 2 per stage; with one chunk they have nothing to
+#: interleave, and no pass assigns chunk ids).
+CHUNKED_SCHEDULES = ("VPP", "ZBVPP", "ZBV")
+
 
 def _schedule(name: str) -> Callable[[int, int, int, int], list[Job]]:
     for known, builder in SCHEDULES.items():
         if known.lower() == name.lower():
             return builder
     raise ScheduleError(f"unknown schedule {name!r}; expected one of {', '.join(SCHEDULES)}")
+
+
+#: The most forward jobs (micro-batches x model chunks) a stage's job list may hold: 1e8
+#: micro-batches ran for minutes; Paddle's accumulate_steps are in the tens or hundreds.
+MAX_STAGE_JOBS = 2**16
 
 
 def _check(schedule: str, pp: int, stage: int, micro_batches: int, vpp: int) -> None:
@@ -292,7 +302,14 @@ def _check(schedule: str, pp: int, stage: int, micro_batches: int, vpp: int) -> 
         raise ScheduleError(f"micro-batches must be at least 1, got {micro_batches}")
     if vpp < 1:
         raise ScheduleError(f"vpp must be at least 1, got {vpp}")
-    if vpp != 1 and _schedule(schedule) not in (_vpp, _zbvpp, _zbv):
+    if pp > MAX_MESH_RANKS:
+        raise ScheduleError(f"pp = {pp} stages: a pipeline has at most {MAX_MESH_RANKS}")
+    if micro_batches * vpp > MAX_STAGE_JOBS:
+        raise ScheduleError(f"{micro_batches} micro-batches x {vpp} model chunk(s) make "
+                            f"{micro_batches * vpp} forward jobs per stage; at most "
+                            f"{MAX_STAGE_JOBS} (a step of so many micro-batches is no pipeline "
+                            "anyone runs, and its job list would take minutes and gigabytes)")
+    if vpp != 1 and _schedule(schedule) not in (SCHEDULES[k] for k in CHUNKED_SCHEDULES):
         raise ScheduleError(f"{schedule} has one model chunk per stage; --vpp {vpp} needs --schedule VPP"
                             ", ZBVPP or ZBV")
 

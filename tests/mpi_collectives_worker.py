@@ -128,6 +128,13 @@ def main():
     groups = [tuple(range(n))] + [(r, r + 1) for r in range(0, n - 1, 2)]
     if n == 4:
         groups += [(0, 2), (1, 3)]
+    if scenario == "stop_setup":  # stuck before the communicator is set up (breaker item 10)
+        if MPI.COMM_WORLD.Get_rank() == 1:
+            import os
+            import signal
+
+            os.kill(os.getpid(), signal.SIGSTOP)
+        scenario = "ok"
     fn = {"ok": scenario_ok, "fail": scenario_fail, "fail_project": scenario_fail_project,
           "stop_collective": scenario_stop_collective, "stop_recv": scenario_stop_recv}[scenario]
     if backend == "nccl":

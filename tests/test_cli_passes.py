@@ -105,3 +105,36 @@ def test_a_failing_pass_of_a_list_leaves_the_output(files, capsys):
     assert main(["rewrite", str(files / "p.pir"), "--rules", str(files / "r.rw"), "--rules",
                  str(files / "fail.rw"), "--pass", "first,boom", "-o", str(out)]) == 1
     assert out.read_text() == "old"
+
+
+# Breaker items 13 and 14: the library API skipped the rank check the CLI made; degrees below 1
+# changed nothing and said nothing. One registry of param checks serves every caller.
+
+def test_the_api_checks_the_rank_of_a_pass_and_a_pipeline():
+    from rulepass.engine.api import load_rules
+    from rulepass.engine.errors import RewriteError
+    from rulepass.engine.pir.parse import parse_program
+    from rulepass.engine.pir.printer import print_program
+
+    rules = load_rules([], installed=True)
+    text = (EXAMPLES / "pp2_1f1b" / "forward.pir").read_text()
+    program = parse_program(text)
+    for rank in (99, -1):
+        with pytest.raises(RewriteError, match=f"pass prune_other_ranks: rank={rank} is not a "
+                                               "rank of the program"):
+            rules.run_pass(program, "prune_other_ranks", rank=rank)
+    with pytest.raises(RewriteError, match="rank=5 is not a rank of the program"):
+        rules.run_pipeline(program, "paddle_without_vpp", rank=5)
+    assert print_program(program) == text  # nothing ran
+
+
+@pytest.mark.parametrize("param", ["vpp_degree=0", "vpp_degree=-2", "pp_degree=-2"])
+def test_degrees_below_one(capsys, param):
+    forward = EXAMPLES / "pp2_vpp2" / "forward.pir"
+    params = {"pp_degree": "2", "vpp_degree": "2", "seg_method": "MyLinear"}
+    key, value = param.split("=")
+    params[key] = value
+    args = [a for k, v in params.items() for a in ("-p", f"{k}={v}")]
+    assert main(["rewrite", str(forward), "--pass", "complete_chunk_id", *args]) == 1
+    out = capsys.readouterr()
+    assert out.out == "" and f"{param} must be at least 1" in out.err

@@ -107,7 +107,9 @@ def test_trace_files_are_named_relative_to_the_project_or_as_given(files, monkey
 
 @pytest.mark.parametrize("args, code, message", [
     (["--pass", "no_such_pass"], 1, "unknown pass 'no_such_pass'"),
-    (["--pass", "tag", "-p", "nokey"], 1, "expected KEY=VALUE"),
+    # wrong usage (exit 2), as argparse's own errors (breaker item 18)
+    (["--pass", "tag", "-p", "nokey"], 2, "expected KEY=VALUE"),
+    (["--pass", "tag", "-p", "k=1", "--explain", "tag"], 2, "expected RULE@K"),
     (["--pass", "tag"], 1, "needs param 'k'"),
     ([], 2, "give --pass NAME or --pipeline NAME"),
     # --pass and --pipeline mix, in the order given (issue 18); a param given twice is usage

@@ -205,3 +205,10 @@ def _plan_layers(plan: dict) -> list[str]:
     spec = pp.get("global_spec", [])
     names += [spec] if isinstance(spec, str) else list(spec)
     return names
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_reference_names_its_steps(config):
+    # breaker item 7: the steps of params_final.npz were inferred from the number of losses
+    reference = json.loads((CORPUS / config / "reference.json").read_text())
+    assert reference["steps"] == rank_config(config, 0)["steps"] == len(reference["losses"])

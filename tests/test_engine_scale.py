@@ -84,3 +84,80 @@ def test_deeply_nested_blocks_are_matched_without_recursion():
         sys.setrecursionlimit(limit)
     (scale,) = [op for op in builder.program.walk() if op.name == "pd_op.scale"]
     assert scale.attributes["seen"] is True
+
+
+def _nest(depth: int):
+    """``depth`` pd_op.if ops each nested in the one before, with a scale at the bottom."""
+    builder = Builder()
+    t = tensor((4,))
+    x = builder.op("pd_op.data", [], {"name": "x"}, [t]).result
+    block = builder.program.block
+    for _ in range(depth):
+        op = Operation.create("pd_op.if", [], [])
+        block.append(op)
+        inner = Block()
+        op.add_region(inner)
+        block = inner
+    block.append(Operation.create("pd_op.scale", [x], [t], {"scale": 1.0}))
+    return builder.program
+
+
+def _lines_run(fn) -> int:
+    """Python lines executed by ``fn()`` (a count, not a time: the same on any machine)."""
+    count = 0
+
+    def tracer(frame, event, arg):
+        nonlocal count
+        if event == "line":
+            count += 1
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        fn()
+    finally:
+        sys.settrace(None)
+    return count
+
+
+@pytest.mark.parametrize("pass_name", ["mark", "nothing"])
+def test_a_pass_over_nested_blocks_is_linear_in_their_depth(pass_name):
+    # breaker item 17: each op's "is it still in the program" walked up its parents, so a pass
+    # over 6,000 nested blocks took 11 s (20,000: > 120 s); the block now knows its program
+    rule_set = load_rules_text(RULES)
+    costs = []
+    for depth in (400, 1600):
+        program = _nest(depth)
+        costs.append(_lines_run(lambda: rule_set.run_pass(program, pass_name)))
+    assert costs[1] < 5 * costs[0], costs  # x4 the depth: x4 the work, not x16
+
+
+def test_every_block_knows_its_program_as_ops_move():
+    from rulepass.engine.ir.core import Program
+
+    program = _nest(3)
+    outer = program.block.ops[1]  # the first pd_op.if
+    nested = [op for op in outer.walk()]
+    assert all(op.block.program is program for op in nested)
+    with program.transaction():
+        outer.erase()
+        assert all(op.block is None or op.block.program is None for op in nested)
+        other = Program()
+        other.block.append(outer)
+        assert all(op.block.program is other for op in nested)
+        outer.erase()
+        program.block.append(outer)
+    assert all(op.block.program is program for op in nested)
+    # an op built with its regions full, then linked, and a failed transaction's undo
+    region = Block()
+    region.append(Operation.create("pd_op.relu", [], []))
+    made = Operation.create("pd_op.if", [], [], regions=[region])
+    assert region.program is None
+    try:
+        with program.transaction():
+            program.block.append(made)
+            assert region.program is program
+            raise RuntimeError("undo")
+    except RuntimeError:
+        pass
+    assert made.block is None and region.program is None

@@ -141,3 +141,186 @@ def test_run_bad_out_fails_before_the_run(tmp_path, capsys, out):
     captured = capsys.readouterr()
     assert path in captured.err and "Traceback" not in captured.err
     assert "loss per step" not in captured.out  # it did not run
+
+
+# Issue 18, breaker item 1: -o and --trace replaced whatever was at the path (a device, a FIFO,
+# a symlink) by a regular file.
+
+def test_write_through_a_symlink_replaces_its_target_and_keeps_the_link(tmp_path):
+    target = tmp_path / "target.pir"
+    target.write_text("old")
+    link = tmp_path / "link.pir"
+    link.symlink_to(target.name)
+    write_text(link, "new")
+    assert link.is_symlink() and os.readlink(link) == "target.pir"
+    assert target.read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.pir", "target.pir"]
+
+
+def test_write_through_a_dangling_symlink_creates_its_target(tmp_path):
+    link = tmp_path / "link.pir"
+    link.symlink_to("made.pir")
+    write_text(link, "new")
+    assert link.is_symlink() and (tmp_path / "made.pir").read_text() == "new"
+
+
+def test_write_into_a_fifo_writes_through_it(tmp_path):
+    import threading
+
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    write_text(fifo, "through the pipe")
+    reader.join(10)
+    assert received == [b"through the pipe"]
+    import stat
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)  # still a FIFO, not a regular file
+
+
+def test_write_to_a_symlink_loop_is_one_line(tmp_path):
+    (tmp_path / "l1").symlink_to("l2")
+    (tmp_path / "l2").symlink_to("l1")
+    with pytest.raises(FileError, match="cannot write"):
+        write_text(tmp_path / "l1", "x")
+    with pytest.raises(FileError, match="cannot write"):
+        check_writable(tmp_path / "l1")
+
+
+def test_rewrite_o_symlink_keeps_the_link(tmp_path, capsys):
+    (tmp_path / "p.pir").write_text(PROGRAM)
+    (tmp_path / "t.pir").write_text("old")
+    (tmp_path / "link.pir").symlink_to("t.pir")
+    rules = tmp_path / "tag.rw"
+    rules.write_text(TAG_PASS)
+    assert main(["rewrite", str(tmp_path / "p.pir"), "--pass", "tag_relu", "--rules", str(rules),
+                 "-o", str(tmp_path / "link.pir")]) == 0
+    assert (tmp_path / "link.pir").is_symlink()
+    assert "tagged" in (tmp_path / "t.pir").read_text()
+
+
+@pytest.mark.parametrize("args", [
+    ["rewrite", "{program}", "--pass", "x", "-o", ""],
+    ["rewrite", "{program}", "--pass", "x", "--trace", ""],
+    ["rewrite", "{program}", "--pass", "x", "--dump-dir", ""],
+    ["run", "mp2", "--out", ""],
+    ["parallelize", "{program}", "--plan", ""],
+    ["print", ""],
+])
+def test_an_empty_path_is_wrong_usage(tmp_path, capsys, args):
+    # breaker item 19: `-o ""` printed to stdout and `run --out ""` wrote nothing, both exit 0
+    (tmp_path / "p.pir").write_text(PROGRAM)
+    args = [a.replace("{program}", str(tmp_path / "p.pir")) for a in args]
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    assert info.value.code == 2
+    captured = capsys.readouterr()
+    assert "an empty path" in captured.err and captured.out == ""
+
+
+# Breaker items 12 and 18: a .npy renamed params.npz was a TypeError, a text file given as an
+# npz said "This file contains pickled (object) data", a deep reference.json a RecursionError.
+
+def test_read_npz_refuses_what_is_not_an_archive(tmp_path):
+    import numpy as np
+
+    from rulepass.engine.files import read_npz
+
+    np.save(tmp_path / "a.npy", np.zeros(3))
+    (tmp_path / "a.npy").rename(tmp_path / "params.npz")
+    with pytest.raises(FileError, match="a single .npy array, not an .npz archive"):
+        read_npz(tmp_path / "params.npz")
+    (tmp_path / "text.npz").write_text("just text\n")
+    with pytest.raises(FileError, match="not an .npz archive"):
+        read_npz(tmp_path / "text.npz")
+    np.savez(tmp_path / "objects.npz", ok=np.zeros(2), bad=np.array([{"a": 1}], dtype=object))
+    with pytest.raises(FileError, match="'bad' is an array of Python objects"):
+        read_npz(tmp_path / "objects.npz")
+    (tmp_path / "cut.npz").write_bytes((tmp_path / "objects.npz").read_bytes()[:40])
+    with pytest.raises(FileError, match="damaged"):
+        read_npz(tmp_path / "cut.npz")
+    with pytest.raises(FileError, match="no such"):
+        read_npz(tmp_path / "missing.npz")
+
+
+def test_read_json_deep_and_bad(tmp_path):
+    from rulepass.engine.files import read_json
+
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(FileError, match="nested too deep"):
+        read_json(tmp_path / "deep.json")
+    (tmp_path / "bad.json").write_text('{"losses": [1,\n 2,, 3]}')
+    with pytest.raises(FileError) as info:
+        read_json(tmp_path / "bad.json")
+    assert info.value.where == f"{tmp_path / 'bad.json'}:2:4"
+
+
+@pytest.mark.parametrize("name, make, message", [
+    ("params.npz", lambda p: __import__("numpy").save(p.with_suffix(".npy"), [1.0])
+     or p.with_suffix(".npy").rename(p), "a single .npy array"),
+    ("data.npz", lambda p: p.write_text("text"), "not an .npz archive"),
+    ("reference.json", lambda p: p.write_text('{"losses":' + "[" * 100_000), "nested too deep"),
+])
+def test_run_bad_arrays_and_reference_are_one_line(tmp_path, capsys, name, make, message):
+    import shutil
+    from pathlib import Path
+
+    example = tmp_path / "mp2"
+    shutil.copytree(Path(__file__).parent.parent / "examples" / "mp2", example)
+    (example / name).unlink()
+    make(example / name)
+    assert main(["run", str(example)]) == 1
+    err = capsys.readouterr().err
+    assert str(example / name) in err and message in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+# Breaker items 12 and 18: a symlink loop given to `check`, `--rules` or `include` was a
+# traceback (RuntimeError "Symlink loop"); `check /dev/zero` said "no such rule file";
+# `include "adir"` (a folder) said "does not exist".
+
+@pytest.fixture
+def loop(tmp_path):
+    (tmp_path / "loop1").symlink_to("loop2")
+    (tmp_path / "loop2").symlink_to("loop1")
+    return tmp_path / "loop1"
+
+
+def test_check_a_symlink_loop(loop, capsys):
+    assert main(["check", str(loop)]) == 1
+    captured = capsys.readouterr()
+    text = captured.out + captured.err
+    assert str(loop) in text and "symbolic links" in text and "Traceback" not in text
+
+
+def test_rules_a_symlink_loop(loop, tmp_path, capsys):
+    (tmp_path / "p.pir").write_text(PROGRAM)
+    assert main(["rewrite", str(tmp_path / "p.pir"), "--pass", "x", "--rules", str(loop)]) == 1
+    err = capsys.readouterr().err
+    assert str(loop) in err and "symbolic links" in err
+
+
+@pytest.mark.parametrize("include, message", [
+    ("loop1", "symbolic links"), ("adir", "is a folder, not a rule file"),
+    ("nothing.rw", "does not exist"), ("/dev/zero", "not a regular file"),
+])
+def test_include_problems_are_located(loop, tmp_path, capsys, include, message):
+    (tmp_path / "adir").mkdir()
+    (tmp_path / "main.rw").write_text(f'include "{include}"\n')
+    assert main(["check", str(tmp_path / "main.rw")]) == 1
+    captured = capsys.readouterr()
+    text = captured.out + captured.err
+    assert f"{tmp_path / 'main.rw'}:1:" in text and message in text, text
+
+
+def test_check_a_device_is_not_read(capsys):
+    assert main(["check", "/dev/zero"]) == 1
+    captured = capsys.readouterr()
+    assert "/dev/zero" in captured.out + captured.err
+    assert "not a regular file" in captured.out + captured.err
+
+
+def test_print_a_device_is_not_read(capsys):
+    assert main(["print", "/dev/zero"]) == 1
+    assert "is a device, not a program file" in capsys.readouterr().err

@@ -1,4 +1,5 @@
-"""A seeded fuzzer over the shipped programs and rules (issue 18): a few hundred mutants per run
+"""A seeded fuzzer over the shipped programs, rules, example inputs (config, reference, arrays)
+and plans (issue 18): a few hundred mutants per run
 must raise nothing but the project's own errors (`RulepassError`), never hang, and the fast and
 the lark program parsers must give one answer (accept both, or refuse both).
 
@@ -185,3 +186,64 @@ def test_cli_on_mutated_bytes(tmp_path, capsys, command):
             target.write_bytes(bytes(data))
             assert main([command, str(target)]) in (0, 1), k
             assert "Traceback" not in capsys.readouterr().err
+
+
+# Issue 18's breaker found tracebacks in the example's other inputs (a .npy renamed params.npz, a
+# 100,000-deep reference.json, a plan's huge mesh): their mutants too raise only project errors.
+
+def _mutate_bytes(data: bytes, rng: random.Random) -> bytes:
+    data = bytearray(data)
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randrange(len(data)) if data else 0
+        kind = rng.randrange(3)
+        if kind == 0:
+            data[i:i + rng.randint(0, 8)] = bytes(rng.randrange(256) for _ in range(rng.randint(0, 8)))
+        elif kind == 1:
+            del data[i:]
+        else:
+            data[i:i] = data[i:i + rng.randint(1, 64)]
+    return bytes(data)
+
+
+def test_example_input_mutants(tmp_path):
+    import shutil
+
+    from rulepass.checks import check_example
+    from rulepass.example import load_example
+
+    rng = random.Random(SEED + 4)
+    source = ROOT / "examples" / "mp2"
+    files = ["config.toml", "reference.json", "data.npz", "params.npz", "params_final.npz"]
+    originals = {name: (source / name).read_bytes() for name in files}
+    example = tmp_path / "mp2"
+    shutil.copytree(source, example)
+    with no_hang(120 * SCALE, "example input mutants"):
+        for k in range(60 * SCALE):
+            name = files[k % len(files)]
+            original = originals[name]
+            if name.endswith(".npz"):
+                data = _mutate_bytes(original, rng)
+            else:
+                data = mutate(original.decode(), rng).encode("utf-8", "surrogatepass")
+            (example / name).write_bytes(data)
+            try:
+                check_example(load_example(example))
+            except RulepassError:
+                pass
+            (example / name).write_bytes(original)
+
+
+def test_plan_mutants():
+    from rulepass.engine.paddle.plan import load_plan
+
+    rng = random.Random(SEED + 5)
+    plans = [p.read_text() for p in sorted((ROOT / "examples").glob("*/plan.toml"))]
+    plans += ['[mesh]\nshape = [99999999999]\ndim_names = ["mp"]\n',
+              '[mesh]\nshape = [2, 2]\ndim_names = ["pp", "mp"]\n[pp]\nsplit_spec = "X"\n']
+    with no_hang(60 * SCALE, "plan mutants"):
+        for _ in range(100 * SCALE):
+            text = mutate(rng.choice(plans), rng)
+            try:
+                load_plan(text, "plan.toml")
+            except RulepassError:
+                pass

@@ -168,6 +168,8 @@ MP = GOOD.replace("[2]", "[2, 2]").replace('["pp"]', '["pp", "mp"]')
     (GOOD + "split_spec = 1\n", "7:15", "not valid TOML: Cannot overwrite a value"),
     (GOOD.replace("[2]", "[2"), "3:1", "not valid TOML: Unclosed array"),
     (GOOD.replace('"MyLinear"', "MyLinear"), "6:14", "not valid TOML: Invalid value"),
+    # breaker item 12: a MemoryError building the mesh
+    (GOOD.replace("[2]", "[99999999999]"), "2:1", "a mesh holds at most 65536"),
 ])
 def test_bad_plan_is_one_located_line_and_exit_1(tmp_path, capsys, plan, where, message):
     path = tmp_path / "plan.toml"
@@ -177,6 +179,12 @@ def test_bad_plan_is_one_located_line_and_exit_1(tmp_path, capsys, plan, where, 
     assert out == "" and len(err.strip().splitlines()) == 1, err
     assert message in err
     assert err.startswith(f"{path}:{where}: plan error: "), err
+
+
+def test_a_missing_plan_is_named_a_plan_file(tmp_path, capsys):
+    # breaker item 18: it said "no such program file"
+    assert main(["parallelize", str(SERIAL), "--plan", str(tmp_path / "nope.toml")]) == 1
+    assert capsys.readouterr().err.startswith(f"{tmp_path / 'nope.toml'}: no such plan file")
 
 
 def test_failed_parallelize_leaves_the_program_unchanged(rules):

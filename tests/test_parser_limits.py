@@ -108,3 +108,47 @@ def test_truncated_rule_file_explained(tmp_path, capsys):
     assert main(["check", str(f)]) == 1
     captured = capsys.readouterr()
     assert f"{f}:1:" in captured.out + captured.err and "Traceback" not in captured.err
+
+
+# Breaker item 17: a 2 MB string attribute took 365 MB to parse (20 MB: 3.4 GB): the string
+# regex `(?:[^"\\]|\\.)*` keeps a backtracking frame per character. Memory, not time: a peak
+# within a small multiple of the text is what a linear parser with constant overhead gives.
+
+def _peak_bytes(fn):
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("parse", PARSERS)
+def test_a_long_string_attribute_parses_in_memory_linear_in_it(parse):
+    size = 2_000_000
+    text = program('"' + "a" * size + '"')
+    parse(program('"warm the parser up"'))
+    assert _peak_bytes(lambda: parse(text)) < 10 * size
+
+
+def test_a_long_rule_string_parses_in_memory_linear_in_it():
+    size = 1_000_000
+    text = ('test t {\n  run p\n  input """\n' + "a" * size + '\n"""\n  expect "' + "b" * size
+            + '"\n}\n')
+    parse_rules("pass p { }\n")
+    assert _peak_bytes(lambda: parse_rules(text, "t.rw")) < 20 * size
+
+
+def test_an_error_on_a_long_line_shows_a_window_around_the_column():
+    # breaker item 18: a 10,000-deep nesting error echoed the whole 20 KB line
+    with pytest.raises(ParseError) as info:
+        parse_program(program(nested(10_000)), "p.pir")
+    shown = str(info.value).splitlines()
+    assert len(shown) == 3 and all(len(line) < 140 for line in shown)
+    source, caret = shown[1], shown[2]
+    column = int(info.value.where.rsplit(":", 1)[1])
+    assert caret.index("^") < len(source) and source.startswith("    ...")
+    # the caret stands under the character at the error's column
+    assert source[caret.index("^")] == program(nested(10_000)).splitlines()[1][column - 1]

@@ -24,9 +24,15 @@ CASES = {
                         "2:1", "process_group 0 is given twice"),
     "group of no ranks": (program(header="process_group 0 : []\n"), "1:1",
                           "process_group 0 has no ranks"),
-    "negative size": (program(type_="tensor<-5xf32>"), "2:46", "dimension -5"),
+    # at the dimension (breaker item 18: a type string's error said "at column 1")
+    # breaker item 20: both passed verify and print
+    "rank given twice": (program(header="process_group 0 : [1,1]\n"), "1:1",
+                         "process_group 0 lists rank 1 twice"),
+    "negative rank": (program(header="process_group 0 : [-1]\n"), "1:1",
+                      "process_group 0 has rank -1; ranks are >= 0"),
+    "negative size": (program(type_="tensor<-5xf32>"), "2:53", "dimension -5"),
     "negative dist size": (program(type_="pd_dist.tensor<-2xf32, mesh_shape:[2],process_ids:"
-                                         "[0,1],dims_mappings:[-1]>"), "2:46", "dimension -2"),
+                                         "[0,1],dims_mappings:[-1]>"), "2:61", "dimension -2"),
     "no-break space indent": (program().replace("    (%0)", "\u00a0   (%0)"), "2:1", "expected"),
     "Place with a brace": (program("{place:Place({)}"), "2:40", "expected"),
 }

@@ -324,9 +324,23 @@ def test_created_ops_keep_role_and_chunk():
 def test_reshard_of_another_mesh_is_left_for_pruning():
     mesh = ProcessMesh((2,), (2, 3))
     program = reshard_program((4, 6), mesh, [Shard(0)], [Replicate()])
+    # rank 0 runs ops of the program's other mesh, [0, 1]
+    z = dist_type((4,), M2, [Replicate()])
+    program.block.insert_before(next(iter(program.block.ops)), Operation.create(
+        "pd_op.data", [], [z], {"dtype": Symbol("float32"), "name": "z", "op_role": 0,
+                                "place": Place("undefined:0"), "shape": (4,),
+                                "stop_gradient": (True,)},
+        OperationDistAttr(M2, [], [z.dist], -1)))
     text = print_program(program)
     RULES.run_pass(program, "lower_reshard", rank=0)
     assert print_program(program) == text
+
+
+def test_a_rank_the_program_does_not_have_is_refused():
+    # breaker item 13: the API returned an empty (or unchanged) program for any rank
+    program = reshard_program((4, 6), ProcessMesh((2,), (2, 3)), [Shard(0)], [Replicate()])
+    with pytest.raises(RulepassError, match="rank=0 is not a rank of the program"):
+        RULES.run_pass(program, "lower_reshard", rank=0)
 
 
 def test_dynamic_dimension_to_gather_is_an_error():

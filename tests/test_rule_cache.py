@@ -71,3 +71,50 @@ def test_an_empty_setting_turns_the_cache_off(parses, monkeypatch, tmp_path):
     load_rules([path])
     assert len(parses) == 2
     assert cache.cache_folder() is None
+
+
+class _Planted:
+    """A pickle that makes a folder when loaded (what a planted entry could do instead)."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        import os
+        return (os.mkdir, (self.marker,))
+
+
+@pytest.mark.parametrize("loosen", ["folder", "entry"])
+def test_an_entry_others_could_write_is_never_loaded(parses, tmp_path, loosen):
+    # breaker item 3: a pickle planted in a world-writable cache folder ran code
+    import os
+    import pickle
+
+    path = tmp_path / "tag.rw"
+    path.write_text(RULES)
+    load_rules([path])
+    folder = tmp_path / "cache"
+    assert (folder.stat().st_mode & 0o777) == 0o700
+    marker = tmp_path / "planted"
+    (entry,) = folder.glob("*.pickle")
+    entry.write_bytes(pickle.dumps(_Planted(str(marker))))
+    os.chmod(folder if loosen == "folder" else entry, 0o777 if loosen == "folder" else 0o666)
+    assert load_rules([path]).passes["tag"].name == "tag"
+    assert not marker.exists() and len(parses) == 2  # parsed, not loaded
+    if loosen == "folder":  # nothing is written into a shared folder either
+        assert entry.read_bytes() == pickle.dumps(_Planted(str(marker)))
+
+
+def test_a_symlinked_entry_is_never_loaded(parses, tmp_path):
+    import pickle
+
+    path = tmp_path / "tag.rw"
+    path.write_text(RULES)
+    load_rules([path])
+    (entry,) = (tmp_path / "cache").glob("*.pickle")
+    marker = tmp_path / "planted"
+    (tmp_path / "elsewhere.pickle").write_bytes(pickle.dumps(_Planted(str(marker))))
+    entry.unlink()
+    entry.symlink_to(tmp_path / "elsewhere.pickle")
+    load_rules([path])
+    assert not marker.exists() and len(parses) == 2

@@ -99,7 +99,7 @@ def test_cli_run_exits_1_when_the_reference_differs(tmp_path):
     (lambda d: (d / "forward.pir").write_text(
         (d / "forward.pir").read_text().replace("tensor<", "tensr<", 1)),
      "forward.pir:2:"),
-    (lambda d: (d / "reference.json").write_text("{"), "reference.json: expected"),
+    (lambda d: (d / "reference.json").write_text("{"), "reference.json:1:2: not valid JSON"),
 ])
 def test_bad_example_is_one_clear_line_and_exit_1(tmp_path, breakage, message):
     copy = tmp_path / "ex"
@@ -201,3 +201,29 @@ def test_data_parallel_grads_are_all_reduced_once_per_step_after_gradient_merge(
         assert stats["all_reduce"]["bytes"] == example.steps * per_step
     report = summarize(example, result)
     assert report.ok
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("ranks, breakage, message", [
+    (2, lambda d: (d / "config.toml").write_text(
+        (d / "config.toml").read_text().replace("lr = 0.05", "lr = nan")),
+     "[train] lr must be a finite positive number"),
+    (3, lambda d: None, "world_size is 2 but mpiexec started 3 processes"),
+])
+def test_an_error_every_rank_hits_is_reported_once_under_mpiexec(tmp_path, ranks, breakage,
+                                                                 message):
+    # breaker item 24: every rank printed the same example error
+    pytest.importorskip("mpi4py")
+    mpiexec = _mpiexec()
+    if mpiexec is None:
+        pytest.skip("mpiexec not found")
+    copy = tmp_path / "mp2"
+    shutil.copytree(EXAMPLES / "mp2", copy)
+    breakage(copy)
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    r = subprocess.run([mpiexec, "-n", str(ranks), sys.executable, "-m", "mpi4py", "-m",
+                        "rulepass", "run", str(copy), "--backend", "mpi"],
+                       capture_output=True, text=True, timeout=240, env=env)
+    assert r.returncode != 0
+    assert r.stderr.count(message) == 1, r.stderr
+    assert "Traceback" not in r.stderr

@@ -126,3 +126,143 @@ def test_summary_reports_tensor_errors(mp2):
     report = summarize(example, result)
     assert report.ok and set(report.tensor_errors) == set(report.param_errors)
     assert max(report.tensor_errors.values()) <= example.rtol
+
+
+def _edit_json(path, change):
+    value = json.loads(path.read_text())
+    change(value)
+    path.write_text(json.dumps(value))
+
+
+def test_steps_beyond_the_data_is_an_error(mp2, capsys):
+    # breaker item 5: `--steps 5` ran 3 and said OK
+    assert main(["run", str(mp2), "--steps", "5"]) == 1
+    captured = capsys.readouterr()
+    assert str(mp2 / "data.npz") + ":" in captured.err
+    assert "--steps 5, but it holds 3 step(s)" in captured.err
+    assert "loss per step" not in captured.out
+
+
+def test_steps_default_to_every_batch_of_the_data(mp2, capsys):
+    # docs/spec/cli.md: --steps defaults to every batch in the example's data; Paddle's
+    # reference ran 3, so its final parameters are not compared with a 4-step run
+    _rewrite_npz(mp2 / "data.npz", lambda a: a.update(
+        {k: np.concatenate([v, v[:1]]) for k, v in a.items()}))
+    example = load_example(mp2)
+    assert example.steps == 4 and example.reference_steps == 3
+    assert main(["run", str(mp2)]) == 0
+    out = capsys.readouterr().out
+    assert "3 │" in out.replace("3 |", "3 │")  # step 3 ran
+    assert "not checked" in out and "after 3 steps, this run made 4" in out
+    assert "losses of steps 3..3 vs Paddle: reference.json has 3" in out
+
+
+def test_data_arrays_of_different_lengths(mp2, capsys):
+    # breaker item 6
+    _rewrite_npz(mp2 / "data.npz", lambda a: a.update(label0=a["label0"][:2]))
+    assert main(["run", str(mp2)]) == 1
+    err = capsys.readouterr().err
+    assert str(mp2 / "data.npz") + ":" in err and "different numbers of steps" in err
+    assert "'input0': 3" in err and "'label0': 2" in err
+
+
+@pytest.mark.parametrize("losses", [1, 6])
+def test_reference_losses_must_number_its_steps(mp2, capsys, losses):
+    # breaker item 7: one loss ran 1 step against 3-step params_final.npz (false MISMATCH); six
+    # losses skipped the parameter check
+    _edit_json(mp2 / "reference.json",
+               lambda r: r.update(losses=(r["losses"] * 2)[:losses]) or r.pop("steps"))
+    assert main(["run", str(mp2)]) == 1
+    err = capsys.readouterr().err
+    assert str(mp2 / "reference.json") + ":" in err
+    assert f"{losses} loss(es) for the 3 steps" in err
+
+
+def test_reference_steps_and_config_steps_must_agree(mp2, capsys):
+    _edit_json(mp2 / "reference.json", lambda r: r.update(steps=2, losses=r["losses"][:2]))
+    assert main(["run", str(mp2)]) == 1
+    err = capsys.readouterr().err
+    assert "steps = 2, but config.toml's [train] steps = 3" in err
+
+
+def test_reference_steps_without_config_steps(mp2, capsys):
+    # the steps of params_final.npz come from reference.json, not from the number of losses
+    text = (mp2 / "config.toml").read_text()
+    (mp2 / "config.toml").write_text("\n".join(
+        line for line in text.splitlines() if not line.startswith("steps")) + "\n")
+    example = load_example(mp2)
+    assert example.reference_steps == 3 and example.steps == 3
+    assert main(["run", str(mp2), "--steps", "2"]) == 0
+    assert "after 3 steps, this run made 2" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("section, key, value", [
+    ("check", "rtol", "nan"), ("check", "rtol", "inf"), ("train", "lr", "nan"),
+    ("train", "lr", "inf"), ("check", "atol", "nan"), ("check", "atol", "-inf"),
+])
+def test_nan_and_inf_in_the_config(mp2, capsys, section, key, value):
+    # breaker item 9: `rtol = nan` passed every comparison
+    lines = [line for line in (mp2 / "config.toml").read_text().splitlines()
+             if not line.startswith(f"{key} ")]
+    at = lines.index(f"[{section}]")
+    lines.insert(at + 1, f"{key} = {value}")
+    (mp2 / "config.toml").write_text("\n".join(lines) + "\n")
+    assert main(["run", str(mp2)]) == 1
+    err = capsys.readouterr().err
+    assert f"[{section}] {key} must be a finite" in err and "Traceback" not in err
+
+
+def _copy(tmp_path, name):
+    copy = tmp_path / name
+    shutil.copytree(EXAMPLES / name, copy)
+    return copy
+
+
+@pytest.mark.parametrize("name, degrees, message", [
+    # breaker item 8: dp2 with mp = 2, dp = 1 said OK
+    ("dp2", dict(mp=2, dp=1), "dp = 1, but the program's stage meshes have dimensions of 2 "
+                              "rank(s) that shard only inputs"),
+    ("mp2", dict(mp=1, dp=2), "mp = 1, but the program's stage meshes have dimensions of 2 "
+                              "rank(s) that shard parameters"),
+    # it said "4 micro-batches need a pipeline schedule"
+    ("pp2_1f1b", dict(pp=1, dp=2), "pp = 1, but ops of the program run on process meshes of "
+                                   "part of the ranks ([0], [1])"),
+    # it said "cannot infer the chunk_id of op 39"
+    ("pp2_vpp2", dict(vpp=1), "schedule VPP interleaves model chunks and needs vpp >= 2"),
+])
+def test_config_contradicting_the_program(tmp_path, capsys, name, degrees, message):
+    example = _copy(tmp_path, name)
+    _set_parallel(example, **degrees)
+    assert main(["run", str(example)]) == 1
+    err = capsys.readouterr().err
+    assert str(example / "config.toml") in err and message in err, err
+
+
+def test_schedule_flag_needing_chunks(capsys):
+    assert main(["run", str(EXAMPLES / "pp2_1f1b"), "--schedule", "VPP"]) == 1
+    err = capsys.readouterr().err
+    assert "--schedule" in err and "needs vpp >= 2" in err and "chunk_id" not in err
+
+
+def test_every_example_agrees_with_its_config():
+    from rulepass.checks import check_example
+
+    for config in sorted(EXAMPLES.glob("*/config.toml")):
+        check_example(load_example(config.parent))
+
+
+def test_the_verdict_names_the_per_tensor_rule_when_it_decided(mp2, capsys):
+    # breaker item 22: "worst rel. error 1.1e-05" beside "OK: every ... parameter within rtol
+    # 1e-05", when a parameter passed by the per-tensor rule only
+    def nudge(arrays):
+        bias = arrays["linear_0.b_0.dist"].astype(np.float64)
+        k = int(np.argmin(np.abs(bias)))
+        bias[k] += 5e-6 * np.max(np.abs(bias))  # within rtol per tensor, not elementwise
+        arrays["linear_0.b_0.dist"] = bias.astype(np.float32)
+
+    _rewrite_npz(mp2 / "params_final.npz", nudge)
+    assert main(["run", str(mp2)]) == 0
+    out = capsys.readouterr().out
+    assert "within tolerance per tensor only: linear_0.b_0.dist" in out
+    verdict = next(line for line in out.splitlines() if line.startswith("OK"))
+    assert "per tensor for linear_0.b_0.dist" in verdict

@@ -62,3 +62,20 @@ def test_run_dump_dir_and_print_ir_after_all(tmp_path, capsys):
         assert f"IR Dump After dist_to_dense (rank{rank}/" in err
     last = sorted((dump / "rank0").iterdir())[-1].read_text()
     assert "pd_dist.tensor" not in last  # the dense program, after the last step
+
+
+def test_run_out_into_the_example_folder_is_refused(tmp_path, capsys):
+    # breaker item 2: `run EX --out EX` replaced Paddle's params_final.npz by rulepass's result
+    import shutil
+
+    example = tmp_path / "mp2"
+    shutil.copytree(EXAMPLES / "mp2", example)
+    before = (example / "params_final.npz").read_bytes()
+    (tmp_path / "alias").symlink_to("mp2")
+    for out in (example, tmp_path / "alias", tmp_path / "mp2" / "."):
+        assert main(["run", str(example), "--out", str(out)]) == 1
+        err = capsys.readouterr().err
+        assert "example's own folder" in err and "Traceback" not in err
+    assert (example / "params_final.npz").read_bytes() == before
+    assert sorted(p.name for p in example.iterdir()) == sorted(
+        p.name for p in (EXAMPLES / "mp2").iterdir())

@@ -203,3 +203,31 @@ def test_a_local_region_over_shards_runs_on_the_global_tensor(tmp_path):
     assert report.ok and report.localize["first"] is None
     paddle = json.loads((EXAMPLES / "mp2" / "reference.json").read_text())["losses"]
     assert all(abs(a - b) <= 1e-5 * abs(b) for a, b in zip(report.single_device["losses"], paddle))
+
+
+ERASE_RELU = """
+pass erase_relu sweep {
+  rule r {
+    match { o = pd_op.relu(x) }
+    rewrite {
+      replace o with x
+      erase o
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("name", ["dp2", "pp2_1f1b", "mp2"])
+def test_a_pass_that_rewires_an_operand_is_blamed(tmp_path, name):
+    # breaker item 11: replacing relu's result by its input rewired the matmul reading it, and
+    # the localizer blamed dist_to_dense (the rule that made the matmul last)
+    rules = tmp_path / "erase_relu.rw"
+    rules.write_text(ERASE_RELU)
+    example = load_example(without_paddle(tmp_path, name))
+    result = run_local(example, RunOptions(rules=(str(rules),),
+                                           extra=(("erase_relu", "dist_to_dense"),),
+                                           localize=True))
+    first = result.localize["first"]
+    blamed = [first["message"], *first["unchecked_inputs"]]
+    assert any("made by pass erase_relu rule r (erase_relu.rw:" in text for text in blamed), blamed

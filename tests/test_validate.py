@@ -52,3 +52,20 @@ def test_random_inputs_keep_shapes_and_drop_paddle_results():
         assert drawn.params[name].shape == array.shape and drawn.params[name].dtype == array.dtype
         assert not (drawn.params[name] == array).all()
     assert random_example(example, 1).params.keys() == drawn.params.keys()
+
+
+def test_the_test_helpers_import_without_hypothesis():
+    # breaker item 23: `import rulepass.testing` raised ModuleNotFoundError without the test extra
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['hypothesis'] = None\n"
+            "import rulepass.testing as t\n"
+            "assert callable(t.assert_pass_preserves)\n"
+            "try:\n    t.programs\nexcept ImportError as e:\n    print(e)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "hypothesis is not installed: pip install 'rulepass[test]'" in r.stdout
+    from rulepass.testing import programs, rule_sets  # with hypothesis: the strategies
+
+    assert programs is not None and rule_sets is not None

@@ -738,7 +738,9 @@ def reference(cfg_name: str) -> None:
         # ran: the name its optimizer gives the learning rate in every configuration that got
         # there
         lr_feeds = ["learning_rate_0"]
-    reference_json = {"losses": losses, "learning_rate": LEARNING_RATE,
+    # steps: after how many steps params_final.npz holds the parameters (rulepass compares them
+    # only with a run of as many steps)
+    reference_json = {"losses": losses, "steps": STEPS, "learning_rate": LEARNING_RATE,
                       "feeds": {name: LEARNING_RATE for name in lr_feeds}, "rng": {"seed": SEED}}
     (cfg_dir / "reference.json").write_text(json.dumps(reference_json, indent=1) + "\n")
 

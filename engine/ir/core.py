@@ -14,7 +14,7 @@ pass exactly, and so that each mutation is reported once to the program's :class
 (:meth:`Program.observe`), the way MLIR's ``RewriterBase::Listener`` and xDSL's
 ``PatternRewriterListener`` feed a rewrite driver. Ops of a block form a doubly linked list with
 integer order keys, so "is a before b" is O(1) and inserting or erasing is O(1) amortised (keys
-are renumbered when a gap closes). Value names (``%3``) are not stored: the printer assigns them.
+are renumbered when a gap closes); a block knows its program in O(1); the printer names values.
 """
 
 from __future__ import annotations
@@ -37,8 +37,7 @@ class Use:
     __slots__ = ("op", "index")
 
     def __init__(self, op: "Operation", index: int):
-        self.op = op
-        self.index = index
+        self.op, self.index = op, index
 
     def __repr__(self) -> str:
         return f"Use({self.op.name}, {self.index})"
@@ -79,9 +78,7 @@ class Value:
         if len(self._uses) == 1:
             for use in self._uses:
                 return [use.op]
-        seen = {}
-        for u in self._uses:
-            seen[id(u.op)] = u.op
+        seen = {id(u.op): u.op for u in self._uses}
         return sorted(seen.values(), key=lambda o: o.position_key())
 
     def replace_all_uses_with(self, new: "Value | None") -> None:
@@ -108,9 +105,7 @@ class Value:
     def _program(self) -> "Program | None":
         if self.owner is not None:
             b = self.owner.block
-            if b is None:
-                return None
-            return b._program if b._program is not None else b.program  # top block: direct
+            return b._program if b is not None else None
         return self._kw_program
 
     def __repr__(self) -> str:
@@ -141,7 +136,7 @@ class Operation:
         self.regions: list[Block] = []
         self.block: Block | None = None
         self._prev: Operation | None = None
-        self._next: Operation | None = None
+        self._next: Operation | None = None  # neighbours in the block, and the order key
         self._order = 0
 
     @classmethod
@@ -272,14 +267,13 @@ class Operation:
         """Attach ``block`` as the next region of this op."""
         block.parent_op = self
         self.regions.append(block)
+        _set_program(block, self.block._program if self.block is not None else None)
 
     @property
     def program(self) -> "Program | None":
         """The program this op belongs to, or ``None`` when detached."""
         b = self.block
-        if b is None:
-            return None
-        return b._program if b._program is not None else b.program  # a top block: direct
+        return b._program if b is not None else None
 
     next_op = property(lambda self: self._next, doc="The next op in this block, or ``None``.")
     prev_op = property(lambda self: self._prev, doc="The previous op in this block, or ``None``.")
@@ -351,11 +345,25 @@ class Operation:
         return f"<Operation {self.name}>"
 
 
-class Block:
-    """A list of ops in program order, with arguments (rarely used in the programs we read).
+def _set_program(block: "Block", program: "Program | None") -> None:
+    """Make ``program`` the program of ``block`` and of the blocks nested in it; one that has it
+    already is skipped with its subtree (a block's program is its parent op's block's, always):
+    O(1) when nothing changes, a moved region op's subtree when it does."""
+    stack = [block]
+    while stack:
+        b = stack.pop()
+        b._program = program
+        op = b._first
+        while op is not None:
+            for region in op.regions:
+                if region._program is not program:
+                    stack.append(region)
+            op = op._next
 
-    ``program`` is set for the top block and inherited by nested blocks through ``parent_op``.
-    """
+
+class Block:
+    """A list of ops in program order, with arguments (rarely used in the programs we read);
+    ``program`` is kept on every block, nested ones too (see :func:`_set_program`)."""
 
     __slots__ = ("_first", "_last", "_count", "parent_op", "_program", "args", "__weakref__")
 
@@ -367,26 +375,14 @@ class Block:
         self._program: Program | None = None
         self.args: list[Value] = []
 
-    @property
-    def program(self) -> "Program | None":
-        """The program holding this block."""
-        b = self
-        while b._program is None and b.parent_op is not None:
-            pb = b.parent_op.block
-            if pb is None:
-                return None
-            b = pb
-        return b._program
+    # O(1) at any depth (walking up the parents made sweeps over deep regions quadratic)
+    program = property(lambda self: self._program,
+                       doc="The program holding this block, or ``None`` (:func:`_set_program`).")
 
     @property
     def ops(self) -> list[Operation]:
         """The ops of this block, in order (a snapshot list)."""
-        out = []
-        op = self._first
-        while op is not None:
-            out.append(op)
-            op = op._next
-        return out
+        return list(self)
 
     def __iter__(self) -> Iterator[Operation]:
         op = self._first
@@ -426,6 +422,8 @@ class Block:
             raise ValueError(f"{op.name} is already in a block")
         op.block = self
         op._prev, op._next = prev, nxt
+        for region in op.regions:
+            _set_program(region, self._program)
         if prev is None:
             self._first = op
         else:
@@ -477,6 +475,8 @@ class Block:
         op._drop_operand_uses()
         op.block = None
         op._prev = op._next = None
+        for region in op.regions:
+            _set_program(region, None)
         if record and prog is not None:
             prog._record(lambda: self._link(op, prev, nxt, record=False))
 
@@ -501,7 +501,7 @@ class Program(Journaled):
 
     def __init__(self, block: Block | None = None, kwargs=None, process_groups=None):
         self.block = block if block is not None else Block()
-        self.block._program = self
+        _set_program(self.block, self)
         self.kwargs: list[Value] = list(kwargs or [])
         for kw in self.kwargs:
             kw._kw_program = self
@@ -512,8 +512,7 @@ class Program(Journaled):
 
     @contextlib.contextmanager
     def observe(self, observer: Observer):
-        """Report every mutation to ``observer`` while the ``with`` block runs (then the observer
-        installed before, if any, is back)."""
+        """Report every mutation to ``observer`` in the ``with`` block (then the one before)."""
         outer = self.observer
         self.observer = observer
         try:

@@ -319,12 +319,19 @@ def _check_dtype(instance, attribute, value):
         raise ValueError(f"unknown dtype {value!r}")
 
 
+def dimension_problem(d: int) -> str | None:
+    """What is wrong with ``d`` as a tensor dimension, or None: -1 is Paddle's dynamic size; no
+    other negative size means anything. (The parsers ask per dimension, to point at it.)"""
+    if d < -1:
+        return f"dimension {d} of a tensor shape; sizes are >= 0, or -1 for a dynamic size"
+    return None
+
+
 def _check_shape(instance, attribute, value):
-    # -1 is Paddle's dynamic size; no other negative size means anything.
     for d in value:
-        if d < -1:
-            raise ValueError(f"dimension {d} of a tensor shape; sizes are >= 0, or -1 for a "
-                             "dynamic size")
+        problem = dimension_problem(d)
+        if problem:
+            raise ValueError(problem)
 
 
 @attrs.frozen(cache_hash=True)

@@ -7,7 +7,9 @@ An entry is keyed by the SHA-1 of the file's text, its name (spans hold it), and
 the parser itself (`grammar/rw.lark`, `lang/parse.py`, `lang/nodes.py`, this module), so a
 changed rule or a changed parser is parsed afresh. The folder is `$RULEPASS_CACHE` (an empty
 value turns the cache off), else `$XDG_CACHE_HOME/rulepass`, else `~/.cache/rulepass`; made
-private to the user (0700). Any problem with it — unwritable, a damaged or foreign entry — falls
+private to the user (0700). A pickle runs code when it is loaded: a folder or an entry that is
+not the user's own, or that others can write (a planted entry), is never read nor written —
+the rules are parsed instead. Any problem with it — unwritable, a damaged or foreign entry — falls
 back to parsing, silently: the cache only saves time. Syntax errors are never cached.
 """
 
@@ -18,6 +20,7 @@ import functools
 import hashlib
 import os
 import pickle
+import stat
 import tempfile
 from pathlib import Path
 
@@ -52,6 +55,29 @@ def cache_folder() -> Path | None:
     return Path(base) / "rulepass"
 
 
+def _private(folder: Path) -> bool:
+    """Whether ``folder`` is a folder of this user that no one else can write in: a pickle runs
+    code when loaded, so an entry another user could have planted is never read."""
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return False
+    return (stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid()
+            and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
+
+
+def _load_entry(entry: Path):
+    """The unpickled entry, if it is a regular file (not a symlink) of this user that no one else
+    can write; raises OSError (or what unpickling raises) otherwise."""
+    fd = os.open(entry, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if (not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid()
+                or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+            raise OSError(f"{entry}: not a private cache entry")
+        return pickle.load(f)
+
+
 def parse_rules_cached(text: str, filename: str | None = None) -> A.Module:
     """`parse_rules(text, filename)`, answered from the cache when it holds this text parsed
     by this parser. Raises what `parse_rules` raises."""
@@ -61,17 +87,19 @@ def parse_rules_cached(text: str, filename: str | None = None) -> A.Module:
         return parse_rules(text, filename)
     key = hashlib.sha1(f"{parser}\0{filename}\0".encode() + text.encode()).hexdigest()
     entry = folder / f"{key}.pickle"
-    try:
-        with open(entry, "rb") as f:
-            module = pickle.load(f)
-        if isinstance(module, A.Module):
-            return module
-    except Exception:  # absent, damaged, or from another version: parse it again
-        pass
+    if _private(folder):
+        try:
+            module = _load_entry(entry)
+            if isinstance(module, A.Module):
+                return module
+        except Exception:  # absent, damaged, foreign, or from another version: parse it again
+            pass
     module = parse_rules(text, filename)
     temporary = None
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not _private(folder):  # someone else's or shared: never write (nor read) there
+            return module
         # write to a temporary file and rename it, so a reader never sees half an entry
         fd, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
         with os.fdopen(fd, "wb") as f:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast as python_ast
 import functools
+import re
 import importlib.resources
 import textwrap
 
@@ -17,7 +18,7 @@ from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInpu
                              VisitError)
 
 import rulepass.engine.lang.nodes as A
-from rulepass.engine.errors import RuleSyntaxError, match_label
+from rulepass.engine.errors import RuleSyntaxError, match_label, odd_character
 from rulepass.engine.limits import LimitExceeded, int64
 from rulepass.engine.lang.syntax_errors import EXAMPLES, describe_expected
 
@@ -479,6 +480,25 @@ def syntax_error(error: UnexpectedInput, text: str, filename: str | None) -> Rul
     return RuleSyntaxError(message, filename, line, col, source)
 
 
+#: Characters the rule language uses in one place each (`|` of alternatives, `?`, `$`): met
+#: anywhere else they are the mistake, whatever came before.
+_STRAY = set("|&~^$@#`;\\?!")
+
+_UNQUOTED_TYPE = re.compile(r':\s*((?:pd_dist\.)?tensor<[^\n"]*?>|vec\[[^\n"]*\])')
+
+
+def _unquoted_type(text: str, pos: int) -> str | None:
+    """The type text written without quotes after a `:` on the line of ``pos``, when the error
+    at ``pos`` falls inside it (``: tensor<4xf32>`` parses as a comparison), else None."""
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    line = text[start:end if end >= 0 else len(text)]
+    for m in _UNQUOTED_TYPE.finditer(line):
+        if m.start(1) <= pos - start <= m.end(1):
+            return m.group(1)
+    return None
+
+
 def explain(error: UnexpectedInput, text: str) -> str:
     """What went wrong, in the rule language's own terms."""
     if isinstance(error, UnexpectedCharacters):
@@ -492,9 +512,10 @@ def explain(error: UnexpectedInput, text: str) -> str:
             return "use `not` for negation (`!=` is the only operator with `!`)"
         if char == "'":
             return "strings use double quotes: \"...\""
-        label = match_label(error, rule_parser().parse, EXAMPLES, use_accepts=True)
-        if label:
-            return label
+        odd = odd_character(char)
+        if odd:
+            return odd
+        # The parser state's labels describe what came before; the character is what is wrong.
         allowed = describe_expected(error.allowed, rule_parser())
         return f"unexpected character {char!r}; expected {allowed}"
     token = getattr(error, "token", None)
@@ -502,6 +523,15 @@ def explain(error: UnexpectedInput, text: str) -> str:
     if isinstance(error, UnexpectedToken) and token is not None:
         if str(token) == "=" and "COMPARE_OP" in expected:
             return "use `==` to compare in an expression; `=` binds a pattern or assigns in `set`"
+        typed = _unquoted_type(text, token.start_pos or 0)
+        if typed:
+            return (f"a type in a rule is a string: write `: \"{typed}\"` (the text of a type, "
+                    "as programs print it)")
+        if str(token) in _STRAY:
+            # a character the language uses rarely, where it does not fit (`has|o.same`): the
+            # parser state's labels describe what came before it, not the character
+            return (f"unexpected character {str(token)!r}; expected "
+                    f"{describe_expected(expected, rule_parser())}")
     label = match_label(error, rule_parser().parse, EXAMPLES, use_accepts=True)
     if label:
         return label

@@ -20,6 +20,7 @@ import tomllib
 import attrs
 
 from rulepass.engine.errors import RulepassError
+from rulepass.engine.limits import MAX_MESH_RANKS
 
 # the kinds of Paddle's mp plan entries (tensor_parallel.py) and the options each takes
 MP_KINDS = {
@@ -180,6 +181,9 @@ def load_plan(text: str, file: str = "plan.toml") -> Plan:
     names = mesh.get("dim_names")
     if not (isinstance(shape, list) and shape and all(isinstance(s, int) and s > 0 for s in shape)):
         raise fail("[mesh] shape must be a list of positive integers, e.g. [2]", "mesh", "shape")
+    if math.prod(shape) > MAX_MESH_RANKS:
+        raise fail(f"[mesh] shape {shape} makes {math.prod(shape)} ranks; a mesh holds at most "
+                   f"{MAX_MESH_RANKS}", "mesh", "shape")
     if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
         raise fail('[mesh] dim_names must be a list of strings, e.g. ["pp"]', "mesh", "dim_names")
     if len(names) != len(shape):

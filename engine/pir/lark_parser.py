@@ -22,17 +22,18 @@ from lark import Lark, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
 from rulepass.engine.ir.attributes import Place, Symbol
-from rulepass.engine.errors import ParseError, match_label
+from rulepass.engine.errors import ParseError, match_label, odd_character
 from rulepass.engine.errors import describe_expected as _describe_expected
 from rulepass.engine.ir.core import Block, Operation, Program, make_kwarg
 from rulepass.engine.limits import MAX_NESTING, LimitExceeded, first_too_deep, int64, nesting_message
-from rulepass.engine.pir.scan import first_duplicate
+from rulepass.engine.pir.scan import first_duplicate, group_problem
 from rulepass.engine.ir.types import (
     ELEMENT_TYPES,
     NULL_TYPE,
     DenseTensorType,
     DistTensorType,
     OperationDistAttr,
+    dimension_problem,
     Partial,
     ProcessMesh,
     Replicate,
@@ -106,7 +107,11 @@ class ProgramBuilder(Transformer):
         return _int64(t, str(t))
 
     def DIM(self, t):
-        return _int64(t, str(t)[:-1])
+        value = _int64(t, str(t)[:-1])
+        problem = dimension_problem(value)
+        if problem:  # at the dimension, as the fast parser
+            raise _at(t, problem)
+        return value
 
     def ELEMENT(self, t):
         return ELEMENT_TYPES[str(t)]
@@ -358,10 +363,9 @@ class ProgramBuilder(Transformer):
 
     @v_args(meta=True)
     def process_group(self, meta, c):
-        if not c[1]:
-            raise _at(meta, f"process_group {c[0]} has no ranks")
-        if c[0] in self.groups:
-            raise _at(meta, f"process_group {c[0]} is given twice")
+        problem = group_problem(c[0], tuple(c[1]), self.groups)
+        if problem:
+            raise _at(meta, problem)
         self.groups.add(c[0])
         return (c[0], tuple(c[1]))
 
@@ -536,7 +540,8 @@ def syntax_error(e: UnexpectedInput, text: str, filename: str | None) -> ParseEr
         line = lines[line_no - 1]
         expected = set(e.allowed or ())
         found = _found_at(line, col)
-        label = describe_characters(expected, line, col, lexer_error=True)
+        label = (odd_character(line[col - 1:col])
+                 or describe_characters(expected, line, col, lexer_error=True))
     else:
         token = e.token if isinstance(e, UnexpectedToken) else None
         expected = set(e.expected or ())

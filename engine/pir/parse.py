@@ -14,7 +14,7 @@ from rulepass.engine.errors import ParseError
 from rulepass.engine.limits import LimitExceeded, int64
 from rulepass.engine.ir.core import Block, Operation, Program, Value, make_kwarg
 from rulepass.engine.ir.types import NULL_TYPE, OperationDistAttr
-from rulepass.engine.pir.scan import (ScanFailure, Scanner, first_duplicate, matching_brace, parse_attribute_value,  # noqa: F401
+from rulepass.engine.pir.scan import (ScanFailure, Scanner, first_duplicate, group_problem, matching_brace, parse_attribute_value,  # noqa: F401
                                       parse_type, scan_attr_dict, scan_type_list)
 
 class _SyntaxFailure(ParseError):
@@ -79,10 +79,9 @@ class ProgramParser:
                         ring_id = int64(m.group(1))
                     except LimitExceeded as e:
                         raise self.error(e.message, indent) from None
-                    if ring_id in groups:
-                        raise self.error(f"process_group {ring_id} is given twice", indent)
-                    if not ranks:
-                        raise self.error(f"process_group {ring_id} has no ranks", indent)
+                    problem = group_problem(ring_id, ranks, groups)
+                    if problem:
+                        raise self.error(problem, indent)
                     groups[ring_id] = ranks
                     continue
                 if stripped != "{":

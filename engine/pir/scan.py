@@ -20,6 +20,7 @@ from rulepass.engine.ir.types import (
     DenseTensorType,
     DistTensorType,
     OperationDistAttr,
+    dimension_problem,
     Partial,
     ProcessMesh,
     Replicate,
@@ -45,7 +46,9 @@ _INT = re.compile(r"-?\d+")
 _NUMBER = re.compile(r"-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|-?inf|nan")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 _PLACE = re.compile(r"Place\([^()\n,{}\[\]]*\)")  # grammar/pir.lark's PLACE
-STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+# The loop unrolled (`[^"\\]*(?:\\.[^"\\]*)*`, Friedl): `(?:[^"\\]|\\.)*` keeps a backtracking
+# frame per character (a 2 MB string took 300 MB and a second); this is linear in constant memory.
+STRING = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"')
 _TYPED_PREFIX = re.compile(r"\((?:pd_op|builtin|pir|paddle|Int32|Int64|Float|Double|Bool|String|"
                            r"Array|[A-Za-z_][A-Za-z0-9_.:]*)\)")
 
@@ -229,6 +232,9 @@ def _shape_and_dtype(sc: Scanner):
         m = _INT.match(sc.s, sc.i)
         if m and sc.s.startswith("x", m.end()):
             dims.append(sc.integer("a dimension"))
+            problem = dimension_problem(dims[-1])
+            if problem:  # at the dimension, not at the type
+                raise ScanFailure(problem, m.start(), semantic=True)
             sc.i = m.end() + 1
             continue
         break
@@ -383,7 +389,7 @@ _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.@]*")
 # An attribute whose value is flat (a scalar, a string, a place, an array of scalars): most of
 # them. Its value text is parsed once per distinct text (``[false]``, ``0``, ``float32`` repeat on
 # every op) and shared; anything else takes the general path of scan_attr_value.
-_FLAT_ITEM = re.compile(r'([A-Za-z_][A-Za-z0-9_.@]*):("(?:[^"\\]|\\.)*"|Place\([^()]*\)'
+_FLAT_ITEM = re.compile(r'([A-Za-z_][A-Za-z0-9_.@]*):("[^"\\]*(?:\\.[^"\\]*)*"|Place\([^()]*\)'
                         r'|\[[^\[\]{}"()]*\]|[^,{}\[\]"()]+)(?=[,}])')
 _flat_value_cache: dict[str, object] = {}
 _NOT_FLAT = object()
@@ -420,6 +426,23 @@ def first_duplicate(items) -> str | None:
         if key in seen:
             return key
         seen.add(key)
+    return None
+
+
+def group_problem(ring_id: int, ranks: tuple, seen) -> str | None:
+    """What is wrong with the header ``process_group ring_id : [ranks]`` after the ring ids
+    ``seen``, or None; both parsers ask it, in this order (one format, one answer): a ring id
+    given twice, no ranks, a negative rank, a rank given twice."""
+    if ring_id in seen:
+        return f"process_group {ring_id} is given twice"
+    if not ranks:
+        return f"process_group {ring_id} has no ranks"
+    negative = [r for r in ranks if r < 0]
+    if negative:
+        return f"process_group {ring_id} has rank {negative[0]}; ranks are >= 0"
+    if len(set(ranks)) != len(ranks):
+        twice = next(r for k, r in enumerate(ranks) if r in ranks[:k])
+        return f"process_group {ring_id} lists rank {twice} twice"
     return None
 
 

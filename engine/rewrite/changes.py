@@ -28,10 +28,11 @@ class Changes(Observer):
     """The changes of the current application: `count` (mutations reported), the ops `touched`
     (to revisit: inserted, erased, changed, reading a new operand or a retyped value, the
     producers and neighbours of an erased op), the ops to `reindex` (inserted, erased, with an
-    attribute set) and the ops `created`. `reset` starts the next application. Structural
-    changes are also logged in `positions` (a `PositionLog`) when the trace asks for positions."""
+    attribute set), the ops `created` and those `rewired` (an operand replaced). `reset` starts
+    the next application. Structural changes are also logged in `positions` (a `PositionLog`)
+    when the trace asks for positions."""
 
-    __slots__ = ("count", "touched", "reindex", "created", "positions", "regions")
+    __slots__ = ("count", "touched", "reindex", "created", "rewired", "positions", "regions")
 
     def __init__(self, positions: "PositionLog | None" = None):
         self.positions = positions
@@ -45,6 +46,9 @@ class Changes(Observer):
         self.touched: dict = {}
         self.reindex: dict = {}
         self.created: list = []
+        #: ops an operand of which was replaced (`replace o with x` rewires o's readers): the
+        #: application rewrote them too (provenance for the localizer)
+        self.rewired: dict = {}
 
     def op_inserted(self, op) -> None:
         self.count += 1
@@ -75,6 +79,7 @@ class Changes(Observer):
     def operand_set(self, op, index: int, old) -> None:
         self.count += 1
         self.touched[op] = None
+        self.rewired[op] = None
 
     def attribute_set(self, op, key: str) -> None:
         self.count += 1

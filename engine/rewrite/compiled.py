@@ -8,6 +8,8 @@ pipelines and tests — and raises `RuleCompileError` with file:line:col, the li
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import attrs
@@ -145,6 +147,23 @@ class CompiledPass:
         return {p.name: p for p in self.decl.params}
 
 
+def _not_a_rule_file(path: Path) -> str | None:
+    """Why ``path`` cannot be read as a rule file (missing, a folder, a device, a symlink loop),
+    or None (a regular file or a FIFO; :func:`read_text` says what else is wrong); "missing"
+    when there is nothing at ``path``."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "missing"
+    except OSError as e:  # a symlink loop, no permission on a folder on the way
+        return f"cannot read the rule file: {e.strerror or e}"
+    if stat.S_ISDIR(mode):
+        return "is a folder, not a rule file"
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+        return "not a regular file (a device?), not a rule file"
+    return None
+
+
 def load_modules(paths, sources: Sources) -> list[A.Module]:
     """Parse the `.rw` files named by `paths` (files, or folders: their `*.rw` files in name
     order), following `include`s relative to the including file; each file is read once.
@@ -167,15 +186,17 @@ def load_modules(paths, sources: Sources) -> list[A.Module]:
     pending.reverse()
     while pending:
         path, included_at = pending.pop()
-        key = str(path.resolve())
+        key = os.path.realpath(path)  # never raises: a symlink loop fails at the stat below
         if key in seen:
             continue
         seen.add(key)
-        if not path.is_file():
-            where = included_at or A.Span(str(path), 1, 1)
+        problem = _not_a_rule_file(path)
+        if problem is not None:
             if included_at is None:
-                raise RuleCompileError(f"no such rule file: {path}")
-            raise sources.error(where, f"included file {path} does not exist")
+                raise RuleCompileError(f"no such rule file: {path}" if problem == "missing"
+                                       else f"{path}: {problem}")
+            raise sources.error(included_at, f"included file {path} does not exist"
+                                if problem == "missing" else f"included file {path}: {problem}")
         text = read_text(path, "rule file")
         sources.add(str(path), text)
         module = parse_rules_cached(text, str(path))

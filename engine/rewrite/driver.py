@@ -311,6 +311,8 @@ class Driver:
                 self.provenance[op] = mark
             for op in created:
                 self.provenance[op] = mark
+            for op in changes.rewired:  # readers of a replaced value: rewritten by this rule
+                self.provenance[op] = mark
         refresh = self.index.refresh
         for op in changes.reindex:
             refresh(op, op.block is not None and op.block.program is program)
@@ -394,8 +396,8 @@ def run_pass(program: Program, cpass: CompiledPass, params: dict,
     generated matcher and rewrite functions (False: the tree walks they are checked against).
     `timing`: add each attempt's time to its rule's `seconds` (else they stay 0: the clock is
     read only when asked). `provenance`: a dict that receives op -> (pass, rule, file, line) for
-    every op an application matched or created (the latest application wins; erased ops stay
-    in it)."""
+    every op an application matched, created or rewired (an operand replaced; the latest
+    application wins; erased ops stay in it)."""
     # The undo journal holds a closure per change; the cyclic garbage collector would walk that
     # growing heap again and again (quadratic on long passes), and nothing here needs it.
     collecting = gc.isenabled()

@@ -97,6 +97,41 @@ def function(name: str | Callable | None = None, *, live: bool = False,
     return lambda fn: register(fn, name)
 
 
+#: Checks of pass params against the program a pass is given, by param name (see `param_check`).
+PARAM_CHECKS: dict[str, list[Callable]] = {}
+
+
+def param_check(name: str):
+    """Decorator registering ``check(program, value) -> str | None`` for every pass that declares
+    a param ``name``: called before the pass runs (by `RuleSet.run_pass`, `run_pipeline` and the
+    CLI alike), it returns what is wrong with ``value`` for this program (``"is not a rank of
+    the program, ..."``), or None. The engine knows no param; the packages that give params a
+    meaning register their checks (``engine/paddle/param_checks.py``: ``rank``, the degrees).
+    Returns the check unchanged."""
+
+    def register(check: Callable) -> Callable:
+        PARAM_CHECKS.setdefault(name, []).append(check)
+        return check
+
+    return register
+
+
+def check_params(program, pass_name: str, params: dict) -> None:
+    """Run the registered checks of ``params`` (a pass's resolved params) on ``program``.
+
+    Raises:
+        RewriteError: naming the pass, the param and its value, and what is wrong; nothing has
+            run, so the program is unchanged.
+    """
+    from rulepass.engine.errors import RewriteError
+
+    for name, value in params.items():
+        for check in PARAM_CHECKS.get(name, ()):
+            problem = check(program, value)
+            if problem:
+                raise RewriteError(f"{name}={value!r} {problem}", pass_name=pass_name)
+
+
 def unregister(name: str) -> None:
     """Remove a registered function (tests use this to keep the registry clean)."""
     REGISTRY.pop(name, None)

@@ -7,6 +7,8 @@ import argparse
 import os
 import sys
 
+from rulepass.cli.inputs import path_argument
+
 REGISTRY: dict = {}
 
 
@@ -46,7 +48,8 @@ def _run_jobs(args) -> int:
 def _register_run(sub) -> None:
     p = sub.add_parser("run", help="rewrite a distributed program per rank, run every rank and "
                                    "check the losses against the single-device reference")
-    p.add_argument("example", metavar="EXAMPLE", help="an example folder (see examples/)")
+    p.add_argument("example", type=path_argument, metavar="EXAMPLE",
+                   help="an example folder (see examples/)")
     from rulepass.runtime.comm.backends import BACKENDS
 
     p.add_argument("--backend", choices=list(BACKENDS), default="local",
@@ -56,7 +59,7 @@ def _register_run(sub) -> None:
 
     p.add_argument("--schedule", choices=list(SCHEDULES), default=None)
     p.add_argument("--micro-batches", type=int, default=None, dest="micro_batches")
-    p.add_argument("--rules", action="append", default=[], metavar="PATH",
+    p.add_argument("--rules", type=path_argument, action="append", default=[], metavar="PATH",
                    help="more .rw files or folders (repeatable)")
     p.add_argument("--comm-timeout", type=float, default=None, metavar="SECONDS",
                    dest="comm_timeout",
@@ -64,9 +67,9 @@ def _register_run(sub) -> None:
                         "(default 60; also RULEPASS_COMM_TIMEOUT)")
     p.add_argument("--print-ir-after-all", action="store_true",
                    help="print each rank's program on stderr after every step of the chain")
-    p.add_argument("--dump-dir", metavar="DIR",
+    p.add_argument("--dump-dir", type=path_argument, metavar="DIR",
                    help="write each rank's program after every step to DIR/rank<r>/NN_STEP.pir")
-    p.add_argument("--out", default=None, metavar="DIR",
+    p.add_argument("--out", type=path_argument, default=None, metavar="DIR",
                    help="write rank<r>.pir, trace.jsonl, timelines and summary.json here")
     p.add_argument("--localize", action="store_true",
                    help="compare every op of every rank with the single-device run and name "
@@ -85,7 +88,7 @@ def _run_example(args) -> int:
 
     from rich.progress import Progress
 
-    from rulepass.checks import check_example
+    from rulepass.checks import check_example, check_schedule
     from rulepass.cli.passes import IRDumps
     from rulepass.engine.files import check_output_dir
     from rulepass.example import ExampleError, load_example
@@ -94,31 +97,46 @@ def _run_example(args) -> int:
     from rulepass.runtime.comm.backends import BACKENDS
     from rulepass.runtime.trace import job_counts
 
-    if args.steps is not None and args.steps < 1:
-        raise ExampleError(f"--steps must be at least 1, got {args.steps}")
-    if args.micro_batches is not None and args.micro_batches < 1:
-        raise ExampleError(f"--micro-batches must be at least 1, got {args.micro_batches}")
     if len(args.add_pass) != len(args.after):  # wrong usage: exit 2, as argparse's own errors
         print(f"rulepass run: every --add-pass needs its --after (got {len(args.add_pass)} "
               f"--add-pass, {len(args.after)} --after)", file=sys.stderr)
         return 2
-    if args.comm_timeout is not None:
-        if not args.comm_timeout > 0:
-            raise ExampleError(f"--comm-timeout must be a positive number of seconds, got "
-                               f"{args.comm_timeout:g}")
-        # every backend reads it (collectives.comm_timeout), MPI ranks from their environment
-        os.environ["RULEPASS_COMM_TIMEOUT"] = repr(args.comm_timeout)
-    example = load_example(args.example)
-    check_example(example)  # data.npz holds the global batch, whatever --micro-batches says
-    if args.out:
-        check_output_dir(args.out, "--out folder")  # before the run, not after it
-    dumps = IRDumps(args.print_ir_after_all, args.dump_dir)
+
+    def prepare():
+        """Everything checked before the run (on every MPI rank alike)."""
+        if args.micro_batches is not None and args.micro_batches < 1:
+            raise ExampleError(f"--micro-batches must be at least 1, got {args.micro_batches}")
+        if args.comm_timeout is not None:
+            if not args.comm_timeout > 0:
+                raise ExampleError(f"--comm-timeout must be a positive number of seconds, got "
+                                   f"{args.comm_timeout:g}")
+            # every backend reads it (collectives.comm_timeout), MPI ranks from their environment
+            os.environ["RULEPASS_COMM_TIMEOUT"] = repr(args.comm_timeout)
+        example = load_example(args.example)
+        example.steps_to_run(args.steps)  # --steps beyond data.npz fails before anything runs
+        check_example(example)  # data.npz holds the global batch, whatever --micro-batches says
+        if args.schedule is not None:
+            check_schedule(args.schedule, example.parallel.vpp, "--schedule")
+        if args.out:
+            from rulepass.outputs import check_out_folder
+
+            check_out_folder(args.out, example.path)
+            check_output_dir(args.out, "--out folder")  # before the run, not after it
+        dumps = IRDumps(args.print_ir_after_all, args.dump_dir)
+        return example, dumps
+
+    if BACKENDS[args.backend].per_process:  # one report of an error every rank hits alike
+        from rulepass.runtime.comm.mpi import agreed
+
+        example, dumps = agreed(prepare)
+    else:
+        example, dumps = prepare()
     options = RunOptions(args.backend, args.steps, args.schedule, args.micro_batches,
                          tuple(args.rules), Path(args.out) if args.out else None,
                          args.localize, tuple(zip(args.add_pass, args.after)),
                          after_step=dumps.per_rank if dumps.active else None)
     console = report_console()
-    steps = min(options.steps or example.steps, example.steps)
+    steps = example.steps_to_run(options.steps)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("training", total=steps)
         advance = lambda step: progress.update(task, completed=step + 1)  # noqa: E731
@@ -151,7 +169,7 @@ class _PassList(argparse.Action):
 def _register_rewrite(sub) -> None:
     p = sub.add_parser("rewrite", help="run passes or pipelines on a program; stdout holds only "
                                        "the rewritten program")
-    p.add_argument("program", metavar="PROGRAM")
+    p.add_argument("program", type=path_argument, metavar="PROGRAM")
     p.add_argument("--pass", dest="steps", action=_PassList, default=[], metavar="NAME",
                    help="a pass to run (repeatable, or NAME,NAME,...: run in the order given); "
                         "`rulepass list` shows the passes and their params")
@@ -161,24 +179,25 @@ def _register_rewrite(sub) -> None:
     p.add_argument("-p", dest="params", action="append", default=[], metavar="KEY=VALUE",
                    help="a param (each key once), converted to its declared type; it reaches "
                         "every pass that declares it")
-    p.add_argument("--rules", action="append", default=[], metavar="PATH",
+    p.add_argument("--rules", type=path_argument, action="append", default=[], metavar="PATH",
                    help="more .rw files or folders (the installed rules/ are always loaded)")
-    p.add_argument("-o", dest="out", metavar="OUT", help="write the program here, not stdout")
-    p.add_argument("--trace", metavar="FILE", help="rule applications as JSON lines")
+    p.add_argument("-o", type=path_argument, dest="out", metavar="OUT",
+                   help="write the program here, not stdout")
+    p.add_argument("--trace", type=path_argument, metavar="FILE",
+                   help="rule applications as JSON lines")
     p.add_argument("--stats", action="store_true", help="per-rule counts and times on stderr")
     p.add_argument("--explain", metavar="RULE@K",
                    help="on stderr: the first constraint of RULE that fails at the op at "
                         "position K (0-based, printed order), or that it matches")
     p.add_argument("--print-ir-after-all", action="store_true",
                    help="print the program on stderr after every pass")
-    p.add_argument("--dump-dir", metavar="DIR",
+    p.add_argument("--dump-dir", type=path_argument, metavar="DIR",
                    help="write the program after every pass to DIR/NN_PASS.pir")
     p.set_defaults(func=_run_rewrite)
 
 
 def _run_rewrite(args) -> int:
-    from rulepass.checks import check_pass_params
-    from rulepass.cli.inputs import InputError, load_program
+    from rulepass.cli.inputs import UsageError, load_program
     from rulepass.cli.passes import IRDumps, parse_params, plan_steps, run_steps, split_names
     from rulepass.engine.api import load_rules
     from rulepass.engine.files import check_writable, write_text
@@ -196,12 +215,11 @@ def _run_rewrite(args) -> int:
     rules = load_rules(args.rules, installed=True)
     program = load_program(args.program)
     steps = plan_steps(rules, names, params)
-    for cpass, resolved in steps:
-        check_pass_params(program, cpass.name, resolved, args.program)
+    rules.check_steps(program, steps)  # a rank the program does not have, a degree below 1
     if args.explain:
         rule, sep, position = args.explain.rpartition("@")
         if not sep or not rule or not position.lstrip("-").isdigit():
-            raise InputError(f"--explain {args.explain!r}: expected RULE@K (for example "
+            raise UsageError(f"--explain {args.explain!r}: expected RULE@K (for example "
                              "--explain allreduce_split_slice@12)")
         explained = rules.explain(program, rule, int(position), param_strings=True, **params)
         print(explained, file=sys.stderr)
@@ -222,26 +240,29 @@ def _run_rewrite(args) -> int:
 def _register_parallelize(sub) -> None:
     p = sub.add_parser("parallelize", help="make a serial program parallel as a plan says; "
                                            "stdout holds only the forward dist program")
-    p.add_argument("serial", metavar="SERIAL", help="the serial program (Paddle's print of the "
-                                                    "model without distribution)")
-    p.add_argument("--plan", required=True, metavar="PLAN", help="the plan (plan.toml)")
-    p.add_argument("--rules", action="append", default=[], metavar="PATH",
+    p.add_argument("serial", type=path_argument, metavar="SERIAL",
+                   help="the serial program (Paddle's print of the model without "
+                        "distribution)")
+    p.add_argument("--plan", type=path_argument, required=True, metavar="PLAN",
+                   help="the plan (plan.toml)")
+    p.add_argument("--rules", type=path_argument, action="append", default=[], metavar="PATH",
                    help="more .rw files or folders (the installed rules/ are always loaded)")
-    p.add_argument("-o", dest="out", metavar="OUT", help="write the program here, not stdout")
+    p.add_argument("-o", type=path_argument, dest="out", metavar="OUT",
+                   help="write the program here, not stdout")
     p.set_defaults(func=_run_parallelize)
 
 
 def _run_parallelize(args) -> int:
-    from rulepass.cli.inputs import load_program, read_text
+    from rulepass.cli.inputs import load_program
     from rulepass.engine.api import load_rules
-    from rulepass.engine.files import check_writable, write_text
+    from rulepass.engine.files import check_writable, read_text, write_text
     from rulepass.engine.paddle.plan import load_plan
     from rulepass.engine.pir.printer import print_program
     from rulepass.parallelize import check_serial, parallelize
 
     if args.out:
         check_writable(args.out)  # before the work, not after it
-    plan = load_plan(read_text(args.plan), args.plan)
+    plan = load_plan(read_text(args.plan, "plan file"), args.plan)
     program = load_program(args.serial)
     check_serial(program, args.serial)
     rules = load_rules(args.rules, installed=True)
@@ -256,7 +277,7 @@ def _run_parallelize(args) -> int:
 @command("check")
 def _register_check(sub) -> None:
     p = sub.add_parser("check", help="lint rule files and run their test blocks")
-    p.add_argument("paths", nargs="*", metavar="PATH",
+    p.add_argument("paths", type=path_argument, nargs="*", metavar="PATH",
                    help=".rw files or folders (default: the installed rules/)")
     p.set_defaults(func=_run_check)
 

@@ -12,6 +12,22 @@ class UsageError(Exception):
     as argparse's own usage errors."""
 
 
+def path_argument(text: str) -> str:
+    """argparse ``type`` of every path the command line takes (programs, rule files, ``-o``,
+    ``--out``, ``--trace``, ``--dump-dir``, ``--plan``): an empty path is wrong usage (exit 2),
+    not "stdout" or "nothing written" (``-o ""`` printed the program, ``run --out ""`` wrote
+    nothing, both with exit 0).
+
+    Raises:
+        argparse.ArgumentTypeError: for an empty (or blank) path.
+    """
+    import argparse
+
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path; give a file or folder name")
+    return text
+
+
 def read_text(path: str) -> str:
     """The file's text (:func:`rulepass.engine.files.read_text`: a
     :class:`~rulepass.engine.files.FileError` naming it when it cannot be read or is not UTF-8)."""

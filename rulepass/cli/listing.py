@@ -6,12 +6,13 @@ from __future__ import annotations
 import sys
 
 from rulepass.cli.commands import command
+from rulepass.cli.inputs import path_argument
 
 
 @command("list")
 def _register_list(sub) -> None:
     p = sub.add_parser("list", help="the passes (with their params), pipelines and examples")
-    p.add_argument("--rules", action="append", default=[], metavar="PATH",
+    p.add_argument("--rules", type=path_argument, action="append", default=[], metavar="PATH",
                    help="more .rw files or folders to list with the installed rules/")
     p.set_defaults(func=_run_list)
 

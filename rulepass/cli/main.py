@@ -11,7 +11,7 @@ import sys
 
 import rulepass.cli.listing  # noqa: F401 - registers `rulepass list`
 from rulepass.cli.commands import REGISTRY, cmd_print, cmd_verify
-from rulepass.cli.inputs import InputError, UsageError
+from rulepass.cli.inputs import InputError, UsageError, path_argument
 from rulepass.engine.errors import RulepassError
 from rulepass.version import version
 
@@ -27,11 +27,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     p = sub.add_parser("print", help="parse a program and print it in canonical form")
-    p.add_argument("program", metavar="PROGRAM")
+    p.add_argument("program", metavar="PROGRAM", type=path_argument)
     p.set_defaults(func=cmd_print)
 
     p = sub.add_parser("verify", help="parse and verify a program")
-    p.add_argument("program", metavar="PROGRAM")
+    p.add_argument("program", metavar="PROGRAM", type=path_argument)
     p.add_argument("--dense", action="store_true",
                    help="also check that no dist type or op_dist_attr is left (as after "
                         "dist_to_dense)")
@@ -49,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except (RulepassError, InputError) as e:
-        print(str(e), file=sys.stderr)
+        if not getattr(e, "reported_elsewhere", False):  # an MPI rank other than 0: rank 0 did
+            print(str(e), file=sys.stderr)
         return 1
     except UsageError as e:
         parser.print_usage(sys.stderr)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from rulepass.cli.inputs import InputError, UsageError
+from rulepass.cli.inputs import UsageError
 from rulepass.engine.errors import RuleCompileError
 
 
@@ -21,15 +21,15 @@ def parse_params(items) -> dict:
     """``-p KEY=VALUE`` items as {key: value text}.
 
     Raises:
-        InputError: an item without ``=`` or key.
-        UsageError: a key given twice (``-p k=1 -p k=2``): which one was meant is unknown.
+        UsageError: an item without ``=`` or key (``-p rank``), or a key given twice
+            (``-p k=1 -p k=2``: which one was meant is unknown). Both are wrong usage (exit 2).
     """
     params: dict = {}
     for item in items:
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise InputError(f"-p {item!r}: expected KEY=VALUE (for example -p rank=1)")
+            raise UsageError(f"-p {item!r}: expected KEY=VALUE (for example -p rank=1)")
         if key in params:
             raise UsageError(f"-p {key} given twice ({key}={params[key]} and {key}={value}); "
                              "give each param once")

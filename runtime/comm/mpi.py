@@ -15,7 +15,8 @@ probes, polled until `timeout` seconds (default 60, as the local backend; `RULEP
 or the constructor's `timeout` change it). A rank that runs out raises `CommTimeoutError` naming
 the ranks that did not arrive: the peer of a message, or, for a collective, the members that did
 not answer the "arrived" notice the waiting members send each other then. `run_mpi` then aborts
-the job, so a stopped (SIGSTOP) or dead peer ends it within about `timeout` seconds.
+the job, so a stopped (SIGSTOP) or dead peer ends it within about `timeout` seconds. Setting a
+communicator up is bounded too (`wait_for_every_rank` before `Dup` and `Split`).
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ from rulepass.engine.errors import RulepassError
 from rulepass.runtime.comm.collectives import (CommTimeoutError, CommunicationError, Communicator,
                                                comm_timeout, key_to_tag)
 
-__all__ = ["MpiCommunicator", "mpi_module", "run_mpi"]
+__all__ = ["MpiCommunicator", "ReportedOnRankZero", "agreed", "mpi_module", "run_mpi",
+           "wait_for_every_rank"]
 
 _MPI_OPS = {"sum": "SUM", "avg": "SUM", "max": "MAX", "min": "MIN", "prod": "PROD"}
 
@@ -50,6 +52,99 @@ def mpi_module():
             "the mpi backend needs mpi4py: pip install 'rulepass[mpi]' and start under mpiexec"
         ) from error
     return MPI
+
+
+def wait_for_every_rank(world: Any, timeout: float, what: str = "set up the communicator"
+                        ) -> None:
+    """Return once every rank of ``world`` has reached this call, or raise after ``timeout``
+    seconds naming those that did not: the collectives that set a communicator up (``Dup``,
+    ``Split``) block without a bound, so a rank stopped (SIGSTOP) before them hung the job
+    forever. Each rank sends every other a small "arrived" message and polls for theirs.
+
+    Raises:
+        CommTimeoutError: naming the ranks that did not arrive and this rank, which waited.
+    """
+    rank, size = world.Get_rank(), world.Get_size()
+    if size == 1:
+        return
+    tag = key_to_tag(("arrived", what))
+    notice = np.array([rank], dtype=np.int64)
+    others = [r for r in range(size) if r != rank]
+    requests = [world.Isend(notice, dest=r, tag=tag) for r in others]
+    heard: set[int] = set()
+    deadline = time.monotonic() + timeout
+    pause = 0.0
+    while len(heard) < len(others):
+        for r in others:
+            if r not in heard and world.Iprobe(source=r, tag=tag):
+                world.Recv(np.empty(1, dtype=np.int64), source=r, tag=tag)
+                heard.add(r)
+        if len(heard) == len(others):
+            break
+        if time.monotonic() > deadline:
+            raise CommTimeoutError(f"waited {timeout:g} s for every rank to {what}", rank,
+                                   [r for r in others if r not in heard])
+        time.sleep(pause)
+        pause = min(pause * 2 or 1e-5, 1e-3)
+    for request in requests:  # every peer has arrived: its receive matches ours at once
+        request.Wait()
+
+
+class ReportedOnRankZero(RulepassError):
+    """This rank's error (or another rank's) was reported by rank 0: the CLI exits 1 without
+    printing it again (under mpiexec every rank prints to the same terminal)."""
+
+    kind = "error"
+    reported_elsewhere = True
+
+
+class RanksFailed(RulepassError):
+    """What some ranks hit while setting up a run, one line per distinct message, each naming
+    its ranks (the messages say their own kind and place)."""
+
+    def headline(self) -> str:
+        """The lines as they are."""
+        return self.message
+
+
+def agreed(fn: Callable[[], Any], world: Any = None, timeout: float | None = None) -> Any:
+    """``fn()`` on every rank of ``world``, with one report of what failed: when ``fn`` raised a
+    project error on any rank, rank 0 raises one error whose message holds each distinct message
+    once (naming the ranks that hit it when not all did), and the other ranks raise
+    :class:`ReportedOnRankZero`. For the steps every rank runs alike before training (reading
+    the example, compiling): each printed the same error, once per rank.
+
+    Raises:
+        RulepassError: as described; CommTimeoutError when a rank never gets there.
+    """
+    MPI = mpi_module()
+    world = MPI.COMM_WORLD if world is None else world
+    error, result = None, None
+    try:
+        result = fn()
+    except RulepassError as e:
+        error = e
+    if world.Get_size() == 1:
+        if error is not None:
+            raise error
+        return result
+    wait_for_every_rank(world, comm_timeout(timeout), "finish setting up the run")
+    texts = world.allgather(None if error is None else str(error))
+    if all(text is None for text in texts):
+        return result
+    if world.Get_rank() != 0:
+        raise ReportedOnRankZero("reported by rank 0")
+    ranks_of: dict[str, list[int]] = {}
+    for rank, text in enumerate(texts):
+        if text is not None:
+            ranks_of.setdefault(text, []).append(rank)
+    if len(ranks_of) == 1 and len(next(iter(ranks_of.values()))) == len(texts):
+        if error is not None:
+            raise error  # every rank hit the same: rank 0's own, once
+    lines = [text if len(ranks) == len(texts) else
+             f"[rank{'s' if len(ranks) > 1 else ''} {', '.join(map(str, ranks))}] {text}"
+             for text, ranks in ranks_of.items()]
+    raise RanksFailed("\n".join(lines))
 
 
 class MpiCommunicator(Communicator):
@@ -69,6 +164,7 @@ class MpiCommunicator(Communicator):
         self._calls: dict[tuple[int, ...], int] = defaultdict(int)
         world = MPI.COMM_WORLD if comm is None else comm
         super().__init__(world.Get_rank(), world.Get_size())
+        wait_for_every_rank(world, self.timeout)  # Dup and Split below wait without a bound
         self._comm = world.Dup()
         self._subcomms: dict[tuple[int, ...], Any] = {}
         self._pending: list[tuple[Any, np.ndarray]] = []

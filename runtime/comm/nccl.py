@@ -51,13 +51,15 @@ class NcclCommunicator(Communicator):
 
     def __init__(self, groups: Iterable[Iterable[int]] = (), comm: Any = None, device: int | None = None):
         cupy, nccl = _cupy()
-        from rulepass.runtime.comm.mpi import mpi_module
+        from rulepass.runtime.comm.collectives import comm_timeout
+        from rulepass.runtime.comm.mpi import mpi_module, wait_for_every_rank
 
         MPI = mpi_module()
         self._MPI = MPI
         self._cupy, self._nccl = cupy, nccl
         world = MPI.COMM_WORLD if comm is None else comm
         super().__init__(world.Get_rank(), world.Get_size())
+        wait_for_every_rank(world, comm_timeout(None))  # Dup and Split wait without a bound
         self._mpi_comm = world.Dup()
         if device is None:
             device = self.rank % cupy.cuda.runtime.getDeviceCount()
