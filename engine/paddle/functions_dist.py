@@ -9,6 +9,10 @@
   table when missing (live: it changes the program, journaled);
 - ``dynamic_shape(t)`` — ``t`` dense with every dim dynamic (the single-device form of a local
   region's values).
+
+``op_dist``, ``stage_peer``, ``placed_as`` and ``dynamic_shape`` read their arguments only (the
+values' types as they stand), never the program: they are registered live, so a pass calling them
+needs no copy of the program as it found it.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ def entry_of(x):
     return None
 
 
-@function("op_dist")
+@function("op_dist", live=True)
 def op_dist(program, mesh, operands, results, chunk_id=-1):
     """``OperationDistAttr(mesh, [entry of each operand], [entry of each result], chunk_id)``;
     operands and results are values or types (see :func:`entry_of`). Raises ``TypeError`` when
@@ -57,7 +61,7 @@ def op_dist(program, mesh, operands, results, chunk_id=-1):
                              [entry_of(x) for x in results], int(chunk_id))
 
 
-@function("stage_peer")
+@function("stage_peer", live=True)
 def stage_peer(program, from_mesh, to_mesh, rank):
     """The rank of ``to_mesh`` in the position ``rank`` holds in ``from_mesh``.
 
@@ -98,7 +102,7 @@ def used_chunk(program, value):
     return -1
 
 
-@function("placed_as")
+@function("placed_as", live=True)
 def placed_as(program, t, dist_attr):
     """Dist type ``t`` on its own mesh with the dims_mapping and partial dims of ``dist_attr``
     (e.g. a ``dtensor_to_local``'s ``grad_dist_attr``, whose mesh may be stale after
@@ -137,7 +141,7 @@ def grad_type(program, op, operand):
     return DistTensorType(t.shape, t.dtype, placed)
 
 
-@function("dynamic_shape")
+@function("dynamic_shape", live=True)
 def dynamic_shape(program, t):
     """``t`` (a type, or a value's) with every dim dynamic (-1): a dense tensor of the same dtype
     and rank, vectors item by item, other types unchanged. ``rules/dist_to_global.rw`` gives it to
