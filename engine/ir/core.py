@@ -101,7 +101,11 @@ class Value:
         self.type = t
         prog = self._program()
         if prog is not None:
-            prog._changed(lambda: setattr(self, "type", old), "value_retyped", self)
+            journal = prog._journal
+            if journal is not None:
+                journal.append((setattr, self, "type", old))
+            if prog.observer is not None:
+                prog.observer.value_retyped(self)
 
     def _program(self) -> "Program | None":
         if self.owner is not None:
@@ -193,10 +197,14 @@ class Operation:
         if old is v:
             return
         self._set_operand_raw(i, v)
-        prog = self.program
+        block = self.block
+        prog = None if block is None else block._program or block.program
         if prog is not None:
-            prog._changed(lambda: self._set_operand_raw(i, old), "operand_set", self, i,
-                          old)
+            journal = prog._journal
+            if journal is not None:
+                journal.append((self._set_operand_raw, i, old))
+            if prog.observer is not None:
+                prog.observer.operand_set(self, i, old)
 
     def _set_operand_raw(self, i: int, v: Value | None) -> None:
         old_use = self._operand_uses[i]
@@ -230,25 +238,35 @@ class Operation:
 
     def set_attr(self, key: str, value) -> None:
         """Set attribute ``key`` (``op_dist_attr`` is :meth:`set_dist_attr`); journaled."""
-        old = self.attributes.get(key, _MISSING)
+        attributes = self.attributes
+        old = attributes.get(key, _MISSING)
         if old is not _MISSING and old == value and type(old) is type(value):
             return
-        self.attributes[key] = value
-        prog = self.program
+        attributes[key] = value
+        block = self.block
+        prog = None if block is None else block._program or block.program
         if prog is not None:
-            prog._changed((lambda: self.attributes.pop(key, None)) if old is _MISSING else
-                          (lambda: self.attributes.__setitem__(key, old)),
-                          "attribute_set", self, key)
+            journal = prog._journal
+            if journal is not None:
+                journal.append((attributes.pop, key, None) if old is _MISSING else
+                               (attributes.__setitem__, key, old))
+            if prog.observer is not None:
+                prog.observer.attribute_set(self, key)
 
     def unset_attr(self, key: str) -> None:
         """Remove attribute ``key`` if present; journaled."""
         if key not in self.attributes:
             return
-        old = self.attributes.pop(key)
-        prog = self.program
+        attributes = self.attributes
+        old = attributes.pop(key)
+        block = self.block
+        prog = None if block is None else block._program or block.program
         if prog is not None:
-            prog._changed(lambda: self.attributes.__setitem__(key, old), "attribute_set",
-                          self, key)
+            journal = prog._journal
+            if journal is not None:
+                journal.append((attributes.__setitem__, key, old))
+            if prog.observer is not None:
+                prog.observer.attribute_set(self, key)
 
     def set_dist_attr(self, dist_attr: OperationDistAttr | None) -> None:
         """Replace the op dist attribute (``None`` removes it); journaled."""
@@ -256,10 +274,14 @@ class Operation:
         if old == dist_attr:
             return
         self.dist_attr = dist_attr
-        prog = self.program
+        block = self.block
+        prog = None if block is None else block._program or block.program
         if prog is not None:
-            prog._changed(lambda: setattr(self, "dist_attr", old), "attribute_set", self,
-                          "op_dist_attr")
+            journal = prog._journal
+            if journal is not None:
+                journal.append((setattr, self, "dist_attr", old))
+            if prog.observer is not None:
+                prog.observer.attribute_set(self, "op_dist_attr")
 
     @property
     def op_role(self) -> int:
@@ -464,8 +486,8 @@ class Block:
         prog = self.program
         if prog is not None:
             prog.structure_version += 1
-            if record:
-                prog._record(lambda: self._unlink(op, record=False))
+            if record and prog._journal is not None:
+                prog._journal.append((self._unlink, op, False))
             # undos are reported too: an inner transaction may fail while an observer listens
             if prog.observer is not None:
                 prog.observer.op_inserted(op)
@@ -489,8 +511,8 @@ class Block:
         op._drop_operand_uses()
         op.block = None
         op._prev = op._next = None
-        if record and prog is not None:
-            prog._record(lambda: self._link(op, prev, nxt, record=False))
+        if record and prog is not None and prog._journal is not None:
+            prog._journal.append((self._link, op, prev, nxt, False))
 
     def _renumber(self) -> None:
         k = 0
@@ -535,11 +557,14 @@ class Program(Journaled):
 
     def walk(self) -> Iterator[Operation]:
         """Every op in printed order, nested blocks included (no recursion)."""
-        for op in self.block:
+        op = self.block._first
+        while op is not None:
+            following = op._next  # read first: the caller may erase the op it is given
             if op.regions:
                 yield from op.walk()
             else:
                 yield op
+            op = following
 
     @property
     def ops(self) -> list[Operation]:

@@ -70,13 +70,14 @@ class Rewriter:
 
     __slots__ = ("match", "rule", "ctx", "pass_name", "anchor", "compiled")
 
-    def __init__(self, match: Match, ctx: Context, pass_name: str, compiled: bool = True):
+    def __init__(self, match: Match | None, ctx: Context, pass_name: str,
+                 compiled: bool = True):
         self.compiled = compiled  # run a rewrite block as its generated function (else walk it)
         self.match = match
-        self.rule = match.rule
+        self.rule = match.rule if match is not None else None
         self.ctx = ctx
         self.pass_name = pass_name
-        ops = match.ops
+        ops = match.ops if match is not None else ()
         self.anchor = ops[-1] if ops else None  # Match.anchor: the latest matched op
 
     def error(self, message: str, span: A.Span | None, context: str | None = None):
@@ -87,11 +88,21 @@ class Rewriter:
         return RewriteError(message, span.file, span.line, None, None, context,
                             rule=self.rule.name, pass_name=self.pass_name)
 
-    def run(self) -> Outcome:
+    def run(self) -> None:
         """Apply every action. Raises RewriteError."""
-        decl = self.rule.decl
+        self.apply(self.match, compiled_rewrite(self.rule.decl.rewrite) if self.compiled
+                   else None)
+
+    def apply(self, match: Match, function) -> None:
+        """Apply `match`'s actions (the rewriter is reused from one match to the next):
+        through `function`, the rule's compiled rewrite block (`compiled_rewrite`), or walked
+        when it is None. Raises RewriteError."""
+        self.match = match
+        rule = self.rule = match.rule
+        ops = match.ops
+        self.anchor = ops[-1] if ops else None
+        decl = rule.decl
         rewrite = decl.rewrite
-        function = compiled_rewrite(rewrite) if self.compiled else None
         try:
             env = self.match.env
             if decl.lets:

@@ -27,14 +27,17 @@ _ERASED, _INSERTED, _ASKED = 0, 1, 2
 class Changes(Observer):
     """The changes of the current application: `count` (mutations reported), the ops `touched`
     (to revisit: inserted, erased, changed, reading a new operand or a retyped value, the
-    producers and neighbours of an erased op), the ops to `reindex` (inserted, erased, with an
-    attribute set) and the ops `created`. `reset` starts the next application. Structural
-    changes are also logged in `positions` (a `PositionLog`) when the trace asks for positions."""
+    producers and neighbours of an erased op), the ops to `reindex` (inserted, erased, or with
+    an attribute set that the index files ops by: one of `join_keys`, when given) and the ops
+    `created`. `reset` starts the next application. Structural changes are also logged in
+    `positions` (a `PositionLog`) when the trace asks for positions."""
 
-    __slots__ = ("count", "touched", "reindex", "created", "positions")
+    __slots__ = ("count", "touched", "reindex", "created", "positions", "join_keys")
 
-    def __init__(self, positions: "PositionLog | None" = None):
+    def __init__(self, positions: "PositionLog | None" = None, join_keys=None):
         self.positions = positions
+        # None: every attribute change re-files its op
+        self.join_keys = frozenset(join_keys) if join_keys is not None else None
         self.reset()
 
     def reset(self) -> None:
@@ -73,7 +76,9 @@ class Changes(Observer):
     def attribute_set(self, op, key: str) -> None:
         self.count += 1
         self.touched[op] = None
-        self.reindex[op] = None
+        join_keys = self.join_keys
+        if join_keys is None or key in join_keys:
+            self.reindex[op] = None
 
     def value_retyped(self, value) -> None:
         self.count += 1
@@ -120,8 +125,9 @@ class PositionLog:
     question; `inserted`/`erased` are fed by `Changes`. Cost: one walk of the program when made,
     O(1) per event and question while the pass runs, O((n + events) log n) in `resolve`."""
 
-    def __init__(self, program):
-        self.initial = list(program.walk())
+    def __init__(self, program, ops: list | None = None):
+        # `ops`: every op of the program in printed order, when the caller has the list
+        self.initial = list(program.walk()) if ops is None else list(ops)
         self.log: list = []
         self.structural = False
 

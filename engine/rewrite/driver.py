@@ -20,6 +20,7 @@ import gc
 import hashlib
 
 from rulepass.engine.rewrite.actions import Rewriter
+from rulepass.engine.rewrite.codegen.actions import compiled_rewrite
 from rulepass.engine.errors import RewriteError
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.rewrite.exprs import Context, EvalError, evaluate
@@ -114,6 +115,33 @@ def constant_calls(cpass: CompiledPass, ctx: Context) -> list | None:
     return found
 
 
+_UNMADE = object()
+
+
+def join_keys_of(cpass: CompiledPass) -> set[str]:
+    """The attribute keys the pass's rules join patterns on: a key bound to a variable that
+    another pattern of the rule binds from an attribute too (`f = * {op_id: k}` with
+    `g = * {grad_of: k}`: op_id and grad_of). The index files ops by these; an attribute
+    bound in one pattern only (`{chunk_id: c}` read by `where`) is never looked up."""
+    keys: set[str] = set()
+    for rule in cpass.rules:
+        nodes_of: dict[str, set] = {}
+        for node in rule.nodes:
+            for attr in node.attrs:
+                if isinstance(attr.value, A.AttrBind):
+                    nodes_of.setdefault(attr.value.name, set()).add(node.index)
+        for node in rule.nodes:
+            for attr in node.attrs:
+                if isinstance(attr.value, A.AttrBind) and len(nodes_of[attr.value.name]) > 1:
+                    keys.add(attr.key)
+    return keys
+
+
+def _no_rule(op) -> None:
+    """The dispatch of an op name no rule starts at."""
+    return None
+
+
 def alive(op: Operation, program: Program) -> bool:
     """Whether `op` is still in `program` (not erased, nor nested in an erased op)."""
     block = op.block
@@ -124,28 +152,37 @@ class Driver:
     """One run of one pass over one program."""
 
     def __init__(self, program: Program, cpass: CompiledPass, params: dict,
-                 trace_positions: bool = False, compiled: bool = True, timing: bool = False):
+                 trace_positions: bool = False, compiled: bool = True, timing: bool = False,
+                 trace: bool = True):
         self.compiled = compiled
         self.program = program
         self.cpass = cpass
         self.params = params
         self.trace_positions = trace_positions
+        #: whether applications are recorded in `trace` (positions imply it)
+        self.tracing = trace or trace_positions
+        join_keys = join_keys_of(cpass)
         # what the IR reports while the pass runs; positions are answered at the end
-        self.position_log = PositionLog(program) if trace_positions else None
-        self.changes = Changes(self.position_log)
+        # every op, in printed order: the first round's items, the budget's size
+        self.ops = list(program.walk())
+        self.position_log = PositionLog(program, self.ops) if trace_positions else None
+        self.changes = Changes(self.position_log, join_keys)
         # (application, positions before, positions after) to fill in when the pass ends
         self.asked: list = []
         self.stats = PassStats()
-        self.trace: list[Application] = []
+        # the applications, as Application objects, or (name, file, line, ops, ops after)
+        # made into one when `trace` is first read
+        self.applications: list = []
+        self.raw = False  # whether `applications` holds tuples still
         self.ctx = Context(program, params)
         self.ctx.functions = FunctionCalls(program, called_functions(cpass),
                                            constant_calls(cpass, self.ctx))
-        join_keys = {attr.key for rule in cpass.rules for node in rule.nodes
-                     for attr in node.attrs if hasattr(attr.value, "name")}
         self.index = ProgramIndex(program, join_keys)
         self.matcher = RuleMatcher(cpass, self.ctx, self.index, compiled)
         self.matcher.timing = timing
-        self.size = max(1, self.index_size())
+        self.value_rules = bool(self.matcher.value_rules)
+        self.rewriter = Rewriter(None, self.ctx, cpass.name, compiled)
+        self.size = max(1, len(self.ops))
         self.budget = BUDGET_PER_OP * self.size + BUDGET_BASE
         self.state_checks = (min(2 * self.size + 32, self.budget // 2), self.budget // 2)
         self.states: dict[str, int] = {}
@@ -159,9 +196,25 @@ class Driver:
         # when the caller asks for it (run_pass's `provenance`; the localizer of rulepass run).
         self.provenance: dict | None = None
 
+    @property
+    def trace(self) -> list[Application]:
+        """One `Application` per rule application, in order (empty unless `tracing`)."""
+        entries = self.applications
+        if self.raw:
+            name = self.pass_name
+            for i, entry in enumerate(entries):
+                if type(entry) is tuple:
+                    rule, file, line, ops, after = entry
+                    before = tuple([(-1, op.name) for op in ops])
+                    entries[i] = Application(
+                        name, rule, file, line, before,
+                        before if after is ops else tuple([(-1, op.name) for op in after]))
+            self.raw = False
+        return entries
+
     def index_size(self) -> int:
-        """Ops in the program (nested included)."""
-        return sum(1 for _ in self.program.walk())
+        """Ops in the program (nested included) when the pass started."""
+        return self.size if self.ops is None else len(self.ops)
 
     # ---- strategies ---------------------------------------------------------------------------
     def run(self) -> None:
@@ -176,6 +229,8 @@ class Driver:
             span = error.span
             raise RewriteError(error.message, span.file if span else None,
                                span.line if span else None, pass_name=self.cpass.name) from None
+        finally:
+            self.matcher.flush_counts()
         if self.position_log is not None:
             self.position_log.resolve()
             for application, before, after in self.asked:
@@ -186,7 +241,8 @@ class Driver:
     def items(self) -> list:
         """Everything a full round visits: every op in program order, then (for value rules)
         the values no op defines."""
-        items: list = list(self.program.walk())
+        items: list = self.ops if self.ops is not None else list(self.program.walk())
+        self.ops = None  # the program as the pass found it: later rounds walk it again
         if self.matcher.value_rules:
             values = list(self.program.kwargs) + list(self.program.block.args)
             for op in items:
@@ -195,40 +251,75 @@ class Driver:
             items.extend(values)
         return items
 
+    def op_matcher(self):
+        """`match(op) -> Match | None`, the first match at an op of the program: each op name's
+        generated dispatch function (`codegen/dispatch.py`, made on first use), or the
+        matcher's loop when per-rule time is asked for or the rules are walked."""
+        matcher, stats = self.matcher, self.stats
+        if matcher.records_of is not stats:
+            matcher.records_for(stats)
+        first_at = matcher.first_at
+        if not matcher.compiled or matcher.timing:
+            return lambda op: first_at(op, stats)
+        functions: dict = {}
+        make = matcher.dispatch_function
+
+        def match(op):
+            function = functions.get(op.name, _UNMADE)
+            if function is _UNMADE:
+                function = functions[op.name] = make(op.name) or _no_rule
+            return function(op)
+        match.functions = functions
+        return match
+
     def fixpoint(self) -> None:
         """Worklist to fixpoint; a final full round confirms that nothing matches anywhere."""
-        queue = collections.deque(self.items())
-        queued = dict.fromkeys(queue)
+        items = self.items()
+        queue = collections.deque(items)
+        queued = dict.fromkeys(items)
         dirty = False
-        # the loop runs once per op and round: its names are locals
+        # the loop runs once per op and round: what it reads is in locals
         program, first_at, stats, popleft = self.program, self.matcher.first_at, self.stats, \
             queue.popleft
+        match = self.op_matcher()
+        functions = getattr(match, "functions", None)
+        make = self.matcher.dispatch_function
+        apply = self.apply
         while True:
             if not queue:
                 if not dirty:
                     return
                 dirty = False
-                queue.extend(self.items())
-                queued = dict.fromkeys(queue)
+                items = self.items()
+                queue.extend(items)
+                queued = dict.fromkeys(items)
                 continue  # the confirming round may be empty: the program lost its last op
             item = popleft()
             del queued[item]
-            is_op = type(item) is Operation
-            if is_op:
+            if type(item) is Operation:
                 block = item.block  # alive(), inline
                 if block is None or block.program is not program:
                     continue
-            found = first_at(item, stats)
-            if found is None:
-                continue
-            dirty = True
-            revisit = self.apply(found)
-            if is_op:
-                revisit.append(item)
-            for other in revisit:
-                if other not in queued:
-                    queued[other] = None
-                    queue.append(other)
+                if functions is not None:  # match(item), inline
+                    function = functions.get(item.name, _UNMADE)
+                    if function is _UNMADE:
+                        function = functions[item.name] = make(item.name) or _no_rule
+                    found = function(item)
+                else:
+                    found = match(item)
+                if found is None:
+                    continue
+                dirty = True
+                apply(found, queued, queue)
+                if item not in queued:  # the op matched is visited again, last
+                    queued[item] = None
+                    queue.append(item)
+            else:
+                found = first_at(item, stats)
+                if found is None:
+                    continue
+                dirty = True
+                apply(found, queued, queue)
 
     def sweep(self, reverse: bool) -> None:
         """Visit each op once in program order (or reverse), applying the first rule that
@@ -238,33 +329,42 @@ class Driver:
             ops = [i for i in items if isinstance(i, Operation)]
             items = [i for i in items if not isinstance(i, Operation)] + ops[::-1]
         program, first_at, stats = self.program, self.matcher.first_at, self.stats
+        match = self.op_matcher()
+        apply = self.apply
         for item in items:
-            if type(item) is Operation and (item.block is None
-                                            or item.block.program is not program):
-                continue  # erased (alive(), inline)
-            found = first_at(item, stats)
+            if type(item) is Operation:
+                block = item.block
+                if block is None or block.program is not program:
+                    continue  # erased (alive(), inline)
+                found = match(item)
+            else:
+                found = first_at(item, stats)
             if found is not None:
-                self.apply(found, revisit=False)
+                apply(found)
 
     # ---- one application --------------------------------------------------------------------
-    def apply(self, found: Match, revisit: bool = True) -> list:
-        """Apply a match; returns the ops to revisit (none when `revisit` is false: a sweep
-        visits each op once and does not need them). Raises RewriteError for a no-op, an
-        exhausted budget or a repeated state."""
+    def apply(self, found: Match, queued: dict | None = None,
+              queue: collections.deque | None = None) -> None:
+        """Apply a match. With `queued` (the fixpoint's worklist, and `queue` its order), add
+        the ops to revisit that are not queued yet: the touched ops, their producers, users and
+        block neighbours, in program order (a sweep passes none: it visits each op once).
+        Raises RewriteError for a no-op, an exhausted budget or a repeated state."""
         rule = found.rule
         info = self.rule_info.get(id(rule))
         if info is None:
-            info = self.rule_info[id(rule)] = (rule.name, rule.file, rule.line,
-                                               self.stats.rule(rule))
-        name, file, line, record = info
+            info = self.rule_info[id(rule)] = (
+                rule.name, rule.file, rule.line, self.stats.rule(rule),
+                compiled_rewrite(rule.decl.rewrite) if self.compiled else None)
+        name, file, line, record, function = info
         ops = found.ops
-        before = tuple([(-1, op.name) for op in ops])
         log = self.position_log
         asked = log.ask(ops) if log is not None else None
         changes = self.changes
         changes.reset()
-        self.ctx.functions.before_change()
-        Rewriter(found, self.ctx, self.pass_name, self.compiled).run()
+        functions = self.ctx.functions
+        if not functions.ready:
+            functions.before_change()
+        self.rewriter.apply(found, function)
         if not changes.count:
             anchor = found.anchor
             raise RewriteError(
@@ -274,68 +374,96 @@ class Driver:
                 rule=rule.name, pass_name=self.cpass.name)
         record.applied += 1
         self.applied += 1
-        if revisit:  # a sweep cannot cycle: nothing to name in a "did not converge" error
+        if queued is not None:  # a sweep cannot cycle: nothing to name in a "did not converge"
             self.recent.append((name, ops))
         program = self.program
         created = changes.created
-        if len(ops) == 1 and not created:
-            # the common case: one op matched, nothing made (alive(), inline)
-            block = ops[0].block
-            after_ops = ops if block is not None and block.program is program else ()
-            after = before if after_ops else ()
+        if self.tracing or log is not None or self.provenance is not None:
+            self.record(found, info, asked, created)
+        if changes.reindex:
+            refresh = self.index.refresh
+            for op in changes.reindex:
+                block = op.block
+                refresh(op, block is not None and block.program is program)
+        if self.applied > self.budget or self.applied >= self.state_checks[0]:
+            self.check_progress()
+        if queued is None:
+            return
+        value_rules = self.value_rules
+        fresh: dict = {}
+        values: dict = {}
+        for op in changes.touched:
+            block = op.block
+            if block is None or block.program is not program:
+                continue  # erased (alive(), inline)
+            if op not in queued:
+                fresh[op] = None
+            for value in op.operands:
+                if value is not None:
+                    owner = value.owner
+                    if owner is not None:
+                        if owner not in queued:
+                            fresh[owner] = None
+                    elif value_rules and value not in queued:
+                        values[value] = None  # a kwarg or block argument
+            for result in op.results:
+                for use in result.uses:
+                    user = use.op
+                    if user not in queued:
+                        fresh[user] = None
+            for neighbour in (op.prev_op, op.next_op, block.parent_op):
+                if neighbour is not None and neighbour not in queued:
+                    fresh[neighbour] = None
+        if fresh:
+            if len(fresh) > 1:
+                fresh = sorted(fresh, key=Operation.position_key)
+            append = queue.append
+            for op in fresh:
+                queued[op] = None
+                append(op)
+        for value in values:
+            queued[value] = None
+            queue.append(value)
+
+    def record(self, found: Match, info: tuple, asked, created: list) -> None:
+        """The trace entry of an application (and the provenance of its ops), when asked for.
+        The entry is kept as a tuple until the trace is read (`trace`), except when positions
+        are traced (their questions are asked now)."""
+        ops = found.ops  # in program order
+        program = self.program
+        if not created:
+            if len(ops) == 1:  # the common case: one op matched, nothing made
+                block = ops[0].block
+                after_ops = ops if block is not None and block.program is program else ()
+            else:
+                after_ops = tuple([op for op in ops if (b := op.block) is not None
+                                   and b.program is program])
+                if len(after_ops) == len(ops):
+                    after_ops = ops
         else:
             after_ops = [op for op in ops if alive(op, program)]
-            if created:
-                after_ops = list({**dict.fromkeys(after_ops), **dict.fromkeys(
-                    op for op in created if alive(op, program))})
+            after_ops = list({**dict.fromkeys(after_ops), **dict.fromkeys(
+                op for op in created if alive(op, program))})
             if len(after_ops) > 1:
                 after_ops.sort(key=Operation.position_key)
-            after = tuple([(-1, op.name) for op in after_ops])
-        application = Application(self.pass_name, name, file, line, before, after)
-        self.trace.append(application)
-        if log is not None:
-            self.asked.append((application, asked, log.ask(after_ops)))
+        name, file, line = info[0], info[1], info[2]
+        if self.tracing:
+            log = self.position_log
+            if log is None:
+                self.applications.append((name, file, line, ops, after_ops))
+                self.raw = True
+            else:
+                before = tuple([(-1, op.name) for op in ops])
+                after = tuple([(-1, op.name) for op in after_ops])
+                application = Application(self.pass_name, name, file, line, before, after)
+                self.applications.append(application)
+                self.asked.append((application, asked, log.ask(after_ops)))
         if self.provenance is not None:
             mark = (self.pass_name, name, file, line)
             for op in ops:
                 self.provenance[op] = mark
             for op in created:
                 self.provenance[op] = mark
-        refresh = self.index.refresh
-        for op in changes.reindex:
-            refresh(op, op.block is not None and op.block.program is program)
-        if not revisit:
-            if self.applied > self.budget or self.applied >= self.state_checks[0]:
-                self.check_progress()
-            return []
-        value_rules = bool(self.matcher.value_rules)
-        pending: dict = {}
-        for op in changes.touched:
-            block = op.block
-            if block is None or block.program is not program:
-                continue  # erased (alive(), inline)
-            pending[op] = None
-            for value in op.operands:
-                if value is not None:
-                    owner = value.owner
-                    if owner is not None:
-                        pending[owner] = None
-                    elif value_rules:
-                        pending[value] = None  # a kwarg or block argument
-            for result in op.results:
-                for use in result.uses:
-                    pending[use.op] = None
-            for neighbour in (op.prev_op, op.next_op, block.parent_op):
-                if neighbour is not None:
-                    pending[neighbour] = None
-        self.check_progress()
-        if not value_rules:
-            ordered = list(pending)
-            ordered.sort(key=Operation.position_key)
-            return ordered
-        ordered = [k for k in pending if isinstance(k, Operation)]
-        ordered.sort(key=Operation.position_key)
-        return ordered + [k for k in pending if isinstance(k, Value)]
 
     def check_progress(self) -> None:
         """Fail with "did not converge" past the budget or on a repeated program state."""
@@ -377,7 +505,8 @@ class Driver:
 
 def run_pass(program: Program, cpass: CompiledPass, params: dict,
              trace_positions: bool = False, compiled: bool = True,
-             timing: bool = False, provenance: dict | None = None) -> Driver:
+             timing: bool = False, provenance: dict | None = None,
+             trace: bool = True) -> Driver:
     """Run one pass on `program` in place, inside a transaction (on error the program is
     restored exactly and the error re-raised). Returns the driver, holding `trace` and `stats`.
     `params` must already be checked and complete (see `api.resolve_params`). `compiled`: run the
@@ -385,14 +514,15 @@ def run_pass(program: Program, cpass: CompiledPass, params: dict,
     `timing`: add each attempt's time to its rule's `seconds` (else they stay 0: the clock is
     read only when asked). `provenance`: a dict that receives op -> (pass, rule, file, line) for
     every op an application matched or created (the latest application wins; erased ops stay
-    in it)."""
+    in it). `trace`: record each application in the driver's `trace` (False: the trace stays
+    empty, and costs nothing; `trace_positions` implies it)."""
     # The undo journal holds a closure per change; the cyclic garbage collector would walk that
     # growing heap again and again (quadratic on long passes), and nothing here needs it.
     collecting = gc.isenabled()
     gc.disable()
     try:
         with program.transaction():
-            driver = Driver(program, cpass, params, trace_positions, compiled, timing)
+            driver = Driver(program, cpass, params, trace_positions, compiled, timing, trace)
             driver.provenance = provenance
             driver.run()
     finally:

@@ -2,10 +2,9 @@
 attribute keys rules join on (`f = * {op_id: k}` with `g = * {grad_of: k}`). The driver keeps it
 current after each rewrite; lookups return ops in program order, so matching is deterministic.
 
-Each part is built when first asked for — the ops by name at the first `named`, the ops by one
-attribute key at the first `lookup` of that key — with one pass over the program, and from then
-on kept current by `refresh`: a pass that never asks pays nothing, and one that joins on `op_id`
-pays for `op_id` alone.
+Each part is built when first asked for — the ops by name at the first `named`, the ops by the
+join keys at the first `lookup` of one of them (all the pass's join keys in one walk) — and from
+then on kept current by `refresh`: a pass that never asks pays nothing.
 """
 
 from __future__ import annotations
@@ -61,21 +60,28 @@ class ProgramIndex:
         self.by_name = by_name
 
     def build_attr(self, key: str) -> dict:
-        """File every op holding attribute `key` by its value (once per key)."""
-        buckets: dict = {}
-        filed: dict = {}
+        """File every op holding attribute `key` by its value, and in the same walk every op
+        holding one of the other join keys not filed yet (a pass joining on `op_id` and
+        `grad_of` asks for both). Returns `key`'s buckets."""
+        keys = [key] + [k for k in self.join_keys if k != key and k not in self.by_attr]
+        tables = [({}, {}) for _ in keys]
+        pairs = list(zip(keys, tables))
         for op in self.program.walk():
             attributes = op.attributes
-            if key in attributes:
-                value = hashable(attributes[key])
-                bucket = buckets.get(value)
-                if bucket is None:
-                    bucket = buckets[value] = {}
-                bucket[op] = None
-                filed[op] = value
-        self.by_attr[key] = buckets
-        self.filed[key] = filed
-        return buckets
+            for k, (buckets, filed) in pairs:
+                if k in attributes:
+                    raw = attributes[k]
+                    kind = type(raw)
+                    value = raw if kind is int or kind is str else hashable(raw)
+                    bucket = buckets.get(value)
+                    if bucket is None:
+                        bucket = buckets[value] = {}
+                    bucket[op] = None
+                    filed[op] = value
+        for k, (buckets, filed) in pairs:
+            self.by_attr[k] = buckets
+            self.filed[k] = filed
+        return self.by_attr[key]
 
     # ---- keeping current -----------------------------------------------------------------------
     def refresh(self, op: Operation, alive: bool) -> None:
@@ -140,6 +146,25 @@ class ProgramIndex:
             if not bucket:
                 return []
             found = self.ordered[(attribute, value)] = sorted(bucket, key=Operation.position_key)
+        return found
+
+    def with_attr(self, key: str, value):
+        """The ops whose attribute `key` holds `value` (by `hashable`), in program order: what
+        `lookup(("attr", key, hashable(value)))` gives, without the key tuple (the generated
+        matchers' join step). The result is shared: iterate it, never change it."""
+        buckets = self.by_attr.get(key)
+        if buckets is None:
+            buckets = self.build_attr(key)
+        kind = type(value)
+        value = value if kind is int or kind is str else hashable(value)
+        bucket = buckets.get(value)
+        if not bucket:
+            return ()
+        if len(bucket) == 1:
+            return bucket  # one op: the bucket itself iterates it
+        found = self.ordered.get((key, value))
+        if found is None:
+            found = self.ordered[(key, value)] = sorted(bucket, key=Operation.position_key)
         return found
 
     def named(self, names) -> list[Operation]:
