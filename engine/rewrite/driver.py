@@ -281,6 +281,7 @@ class Driver:
         # the loop runs once per op and round: what it reads is in locals
         program, first_at, stats, popleft = self.program, self.matcher.first_at, self.stats, \
             queue.popleft
+        top = program.block
         match = self.op_matcher()
         functions = getattr(match, "functions", None)
         make = self.matcher.dispatch_function
@@ -297,8 +298,8 @@ class Driver:
             item = popleft()
             del queued[item]
             if type(item) is Operation:
-                block = item.block  # alive(), inline
-                if block is None or block.program is not program:
+                block = item.block  # alive(), inline (a top-level op without a call)
+                if block is not top and (block is None or block.program is not program):
                     continue
                 if functions is not None:  # match(item), inline
                     function = functions.get(item.name, _UNMADE)
@@ -331,10 +332,11 @@ class Driver:
         program, first_at, stats = self.program, self.matcher.first_at, self.stats
         match = self.op_matcher()
         apply = self.apply
+        top = program.block
         for item in items:
             if type(item) is Operation:
                 block = item.block
-                if block is None or block.program is not program:
+                if block is not top and (block is None or block.program is not program):
                     continue  # erased (alive(), inline)
                 found = match(item)
             else:
@@ -392,9 +394,10 @@ class Driver:
         value_rules = self.value_rules
         fresh: dict = {}
         values: dict = {}
+        top = program.block
         for op in changes.touched:
             block = op.block
-            if block is None or block.program is not program:
+            if block is not top and (block is None or block.program is not program):
                 continue  # erased (alive(), inline)
             if op not in queued:
                 fresh[op] = None

@@ -39,7 +39,8 @@ class ProgramIndex:
         self.join_keys = tuple(sorted(join_keys))
         #: op name -> ops (dict as an ordered set), once `named` was asked
         self.by_name: dict[str, dict] | None = None
-        #: attribute key -> (hashable value -> ops), for each key `lookup` was asked about
+        #: attribute key -> (hashable value -> the op filed there, or a list of several in
+        #: the order they were filed), for the join keys once `lookup` was asked about one
         self.by_attr: dict[str, dict] = {}
         #: attribute key -> op -> the hashable value it is filed under
         self.filed: dict[str, dict] = {}
@@ -75,8 +76,11 @@ class ProgramIndex:
                     value = raw if kind is int or kind is str else hashable(raw)
                     bucket = buckets.get(value)
                     if bucket is None:
-                        bucket = buckets[value] = {}
-                    bucket[op] = None
+                        buckets[value] = op  # most values are one op's (an op_id)
+                    elif type(bucket) is list:
+                        bucket.append(op)
+                    else:
+                        buckets[value] = [bucket, op]
                     filed[op] = value
         for k, (buckets, filed) in pairs:
             self.by_attr[k] = buckets
@@ -118,15 +122,22 @@ class ProgramIndex:
                 continue  # filed under the same value already (most changes)
             if old is not _UNFILED:
                 bucket = buckets.get(old)
-                if bucket is not None:
-                    bucket.pop(op, None)
+                if bucket is op:
+                    del buckets[old]
+                elif type(bucket) is list and op in bucket:
+                    bucket.remove(op)
+                    if len(bucket) == 1:
+                        buckets[old] = bucket[0]
                 self.ordered.pop((key, old), None)
                 del filed[op]
             if new is not _UNFILED:
                 bucket = buckets.get(new)
                 if bucket is None:
-                    bucket = buckets[new] = {}
-                bucket[op] = None
+                    buckets[new] = op
+                elif type(bucket) is list:
+                    bucket.append(op)
+                else:
+                    buckets[new] = [bucket, op]
                 self.ordered.pop((key, new), None)
                 filed[op] = new
 
@@ -143,8 +154,10 @@ class ProgramIndex:
             if buckets is None:
                 buckets = self.build_attr(attribute)
             bucket = buckets.get(value)
-            if not bucket:
+            if bucket is None:
                 return []
+            if type(bucket) is not list:
+                return [bucket]
             found = self.ordered[(attribute, value)] = sorted(bucket, key=Operation.position_key)
         return found
 
@@ -158,10 +171,10 @@ class ProgramIndex:
         kind = type(value)
         value = value if kind is int or kind is str else hashable(value)
         bucket = buckets.get(value)
-        if not bucket:
+        if bucket is None:
             return ()
-        if len(bucket) == 1:
-            return bucket  # one op: the bucket itself iterates it
+        if type(bucket) is not list:
+            return (bucket,)
         found = self.ordered.get((key, value))
         if found is None:
             found = self.ordered[(key, value)] = sorted(bucket, key=Operation.position_key)
