@@ -1,4 +1,5 @@
-"""The in-memory IR: :class:`Program`, :class:`Block`, :class:`Operation`, :class:`Value`.
+"""The in-memory IR: :class:`Program`, :class:`Block`, :class:`Operation`, :class:`Value` (defined
+with :class:`Use` in ``values.py``, and importable from here).
 
 Modelled on Paddle's PIR (``paddle/pir/include/core/``): an op has a name (``"pd_op.matmul"``),
 operands (values, or ``None`` for ``<<NULL VALUE>>``), results, attributes, an optional
@@ -26,99 +27,12 @@ from typing import Iterator
 
 from rulepass.engine.ir.observer import Journaled, Observer
 from rulepass.engine.ir.types import NULL_TYPE, OperationDistAttr
+from rulepass.engine.ir.values import Use, Value  # noqa: F401  (part of this module's API)
 
 #: "No attribute" (distinct from any value an attribute may hold).
 _MISSING = object()
 
 _GAP = 1 << 20
-
-
-class Use:
-    """One use of a value: operand ``index`` of ``op``."""
-
-    __slots__ = ("op", "index")
-
-    def __init__(self, op: "Operation", index: int):
-        self.op = op
-        self.index = index
-
-    def __repr__(self) -> str:
-        return f"Use({self.op.name}, {self.index})"
-
-
-class Value:
-    """An SSA value: a result of an op, a block argument or a program kwarg.
-
-    ``type`` is an IR type; ``owner`` the defining op (``None`` for kwargs and block arguments);
-    ``index`` the result index; ``uses`` the exact list of operand slots reading it, in the order
-    they were made. ``kwarg_name``/``kwarg_attrs`` hold a kwarg's name and its attribute list.
-    """
-
-    __slots__ = ("type", "owner", "index", "_uses", "kwarg_name", "kwarg_attrs", "_kw_program",
-                 "__weakref__")
-
-    def __init__(self, type, owner=None, index: int = 0):
-        self.type = type
-        self.owner = owner
-        self.index = index
-        self._uses: dict[Use, None] = {}
-        self.kwarg_name: str | None = None
-        self.kwarg_attrs: list[tuple[str, object]] | None = None
-        self._kw_program: Program | None = None
-
-    @property
-    def uses(self) -> list[Use]:
-        """Operand slots reading this value."""
-        return list(self._uses)
-
-    @property
-    def num_uses(self) -> int:
-        """How many operand slots read this value."""
-        return len(self._uses)
-
-    def users(self) -> list["Operation"]:
-        """Ops reading this value, each once, in program order."""
-        if len(self._uses) == 1:
-            for use in self._uses:
-                return [use.op]
-        seen = {}
-        for u in self._uses:
-            seen[id(u.op)] = u.op
-        return sorted(seen.values(), key=lambda o: o.position_key())
-
-    def replace_all_uses_with(self, new: "Value | None") -> None:
-        """Make every reader of this value read ``new`` instead."""
-        if new is self:
-            return
-        for use in list(self._uses):
-            use.op.set_operand(use.index, new)
-
-    def set_type(self, t) -> None:
-        """Change this value's type (``retype``); journaled."""
-        old = self.type
-        if old is t or old == t:
-            return
-        self.type = t
-        prog = self._program()
-        if prog is not None:
-            journal = prog._journal
-            if journal is not None:
-                journal.append((setattr, self, "type", old))
-            if prog.observer is not None:
-                prog.observer.value_retyped(self)
-
-    def _program(self) -> "Program | None":
-        if self.owner is not None:
-            b = self.owner.block
-            if b is None:
-                return None
-            return b._program if b._program is not None else b.program  # top block: direct
-        return self._kw_program
-
-    def __repr__(self) -> str:
-        if self.owner is None:
-            return f"<Value kwarg {self.kwarg_name}>"
-        return f"<Value {self.owner.name}#{self.index}>"
 
 
 class Operation:
@@ -130,11 +44,13 @@ class Operation:
 
     __slots__ = (
         "name", "_operands", "_operand_uses", "results", "attributes", "dist_attr", "regions",
-        "block", "_prev", "_next", "_order", "__weakref__",
+        "block", "_prev", "_next", "_order", "mark", "__weakref__",
     )
 
     def __init__(self, name: str):
         self.name = name
+        #: scratch for the rewrite driver's worklist (whether the op is queued); not IR state
+        self.mark = None
         self._operands: list[Value | None] = []
         self._operand_uses: list[Use | None] = []
         self.results: list[Value] = []
@@ -312,6 +228,23 @@ class Operation:
     def prev_op(self) -> "Operation | None":
         """The previous op in this block."""
         return self._prev
+
+    def adjacent(self) -> list["Operation"]:
+        """The ops next to this one, each possibly more than once: the producers of its
+        operands, the readers of its results, the ops just before and after it in its block,
+        and the op holding its block (what a rewrite driver revisits around a changed op)."""
+        found = [v.owner for v in self._operands if v is not None and v.owner is not None]
+        for result in self.results:
+            for use in result._uses:
+                found.append(use.op)
+        if self._prev is not None:
+            found.append(self._prev)
+        if self._next is not None:
+            found.append(self._next)
+        block = self.block
+        if block is not None and block.parent_op is not None:
+            found.append(block.parent_op)
+        return found
 
     def position_key(self) -> tuple:
         """A key ordering ops in program (printed) order across nested blocks."""

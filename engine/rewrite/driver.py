@@ -181,6 +181,7 @@ class Driver:
         self.matcher = RuleMatcher(cpass, self.ctx, self.index, compiled)
         self.matcher.timing = timing
         self.value_rules = bool(self.matcher.value_rules)
+        self.token = None  # the fixpoint's mark of queued ops (`fixpoint`)
         self.rewriter = Rewriter(None, self.ctx, cpass.name, compiled)
         self.size = max(1, len(self.ops))
         self.budget = BUDGET_PER_OP * self.size + BUDGET_BASE
@@ -273,10 +274,13 @@ class Driver:
         return match
 
     def fixpoint(self) -> None:
-        """Worklist to fixpoint; a final full round confirms that nothing matches anywhere."""
+        """Worklist to fixpoint; a final full round confirms that nothing matches anywhere.
+        An op is queued when its `mark` is this run's token (no set of queued ops to keep);
+        values (for value rules) are queued in a dict."""
+        token = self.token = object()
         items = self.items()
         queue = collections.deque(items)
-        queued = dict.fromkeys(items)
+        queued = self.enqueue_round(items, token)
         dirty = False
         # the loop runs once per op and round: what it reads is in locals
         program, first_at, stats, popleft = self.program, self.matcher.first_at, self.stats, \
@@ -293,11 +297,11 @@ class Driver:
                 dirty = False
                 items = self.items()
                 queue.extend(items)
-                queued = dict.fromkeys(items)
+                queued = self.enqueue_round(items, token)
                 continue  # the confirming round may be empty: the program lost its last op
             item = popleft()
-            del queued[item]
             if type(item) is Operation:
+                item.mark = None
                 block = item.block  # alive(), inline (a top-level op without a call)
                 if block is not top and (block is None or block.program is not program):
                     continue
@@ -312,15 +316,28 @@ class Driver:
                     continue
                 dirty = True
                 apply(found, queued, queue)
-                if item not in queued:  # the op matched is visited again, last
-                    queued[item] = None
+                if item.mark is not token:  # the op matched is visited again, last
+                    item.mark = token
                     queue.append(item)
             else:
+                del queued[item]
                 found = first_at(item, stats)
                 if found is None:
                     continue
                 dirty = True
                 apply(found, queued, queue)
+
+    @staticmethod
+    def enqueue_round(items: list, token) -> dict:
+        """Mark the ops of a round's `items` queued (`mark` = `token`); returns the dict of its
+        queued values."""
+        values: dict = {}
+        for item in items:
+            if type(item) is Operation:
+                item.mark = token
+            else:
+                values[item] = None
+        return values
 
     def sweep(self, reverse: bool) -> None:
         """Visit each op once in program order (or reverse), applying the first rule that
@@ -347,10 +364,12 @@ class Driver:
     # ---- one application --------------------------------------------------------------------
     def apply(self, found: Match, queued: dict | None = None,
               queue: collections.deque | None = None) -> None:
-        """Apply a match. With `queued` (the fixpoint's worklist, and `queue` its order), add
-        the ops to revisit that are not queued yet: the touched ops, their producers, users and
-        block neighbours, in program order (a sweep passes none: it visits each op once).
-        Raises RewriteError for a no-op, an exhausted budget or a repeated state."""
+        """Apply a match. With `queued` (the fixpoint's queued values; its queued ops are marked
+        with `token`) and `queue` (the worklist), queue what to revisit that is not queued yet:
+        the touched ops, their producers, users and block neighbours, in program order, then
+        the values they read that no op defines (for value rules); a sweep passes none: it
+        visits each op once. Raises RewriteError for a no-op, an exhausted budget or a repeated
+        state."""
         rule = found.rule
         info = self.rule_info.get(id(rule))
         if info is None:
@@ -392,6 +411,7 @@ class Driver:
         if queued is None:
             return
         value_rules = self.value_rules
+        token = self.token
         fresh: dict = {}
         values: dict = {}
         top = program.block
@@ -399,30 +419,21 @@ class Driver:
             block = op.block
             if block is not top and (block is None or block.program is not program):
                 continue  # erased (alive(), inline)
-            if op not in queued:
+            if op.mark is not token:
                 fresh[op] = None
-            for value in op.operands:
-                if value is not None:
-                    owner = value.owner
-                    if owner is not None:
-                        if owner not in queued:
-                            fresh[owner] = None
-                    elif value_rules and value not in queued:
+            for other in op.adjacent():
+                if other.mark is not token:
+                    fresh[other] = None
+            if value_rules:
+                for value in op.operands:
+                    if value is not None and value.owner is None and value not in queued:
                         values[value] = None  # a kwarg or block argument
-            for result in op.results:
-                for use in result.uses:
-                    user = use.op
-                    if user not in queued:
-                        fresh[user] = None
-            for neighbour in (op.prev_op, op.next_op, block.parent_op):
-                if neighbour is not None and neighbour not in queued:
-                    fresh[neighbour] = None
         if fresh:
             if len(fresh) > 1:
                 fresh = sorted(fresh, key=Operation.position_key)
             append = queue.append
             for op in fresh:
-                queued[op] = None
+                op.mark = token
                 append(op)
         for value in values:
             queued[value] = None
