@@ -15,25 +15,57 @@ import importlib
 import importlib.resources
 from pathlib import Path
 
-import attrs
-
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.rewrite.driver import Driver, run_pass
 from rulepass.engine.errors import RuleCompileError
 from rulepass.engine.ir.core import Program
 from rulepass.engine.lang.check import check_value_type
 from rulepass.engine.rewrite.compiled import CompiledPass, Sources, build_rule_set, constant, load_modules
-from rulepass.engine.rewrite.trace import Application, PassStats
+from rulepass.engine.rewrite.trace import PassStats
 
 
-@attrs.frozen
 class RunResult:
     """The outcome of a pass or pipeline: the program (changed in place), the applications in
-    order, and per-rule statistics."""
+    order (`trace`, a tuple of `Application`s), and per-rule statistics (`stats`).
 
-    program: Program
-    trace: tuple
-    stats: PassStats
+    `trace` is given as a tuple, or as the drivers that ran (their entries are made into
+    `Application`s when `trace` is first read, so a caller that never reads it pays nothing
+    for it); `applied` counts the applications per rule without reading it."""
+
+    __slots__ = ("program", "stats", "_trace", "_drivers")
+
+    def __init__(self, program: Program, trace, stats: PassStats):
+        self.program = program
+        self.stats = stats
+        if isinstance(trace, tuple):
+            self._trace, self._drivers = trace, None
+        else:
+            self._trace, self._drivers = None, list(trace)
+
+    @property
+    def trace(self) -> tuple:
+        """The applications in order."""
+        if self._trace is None:
+            self._trace = tuple(a for driver in self._drivers for a in driver.trace)
+            self._drivers = None
+        return self._trace
+
+    @property
+    def applied(self) -> dict:
+        """Rule name -> applications, in the order rules first applied."""
+        if self._trace is not None:
+            counts: dict = {}
+            for application in self._trace:
+                counts[application.rule] = counts.get(application.rule, 0) + 1
+            return counts
+        counts = {}
+        for driver in self._drivers:
+            for rule, count in driver.applied_counts().items():
+                counts[rule] = counts.get(rule, 0) + count
+        return counts
+
+    def __repr__(self) -> str:
+        return f"RunResult({len(self.trace)} applications)"
 
 
 #: Modules registering the Python functions the installed rules call (`rw_functions.function`);
@@ -145,7 +177,7 @@ class RuleSet:
         resolved = self.resolve_params(cpass, params, param_strings)
         driver = run_pass(program, cpass, resolved, trace_positions, self.compiled, timing,
                           provenance)
-        return RunResult(program, tuple(driver.trace), driver.stats)
+        return RunResult(program, [driver], driver.stats)
 
     def pipeline_steps(self, name: str, params: dict, strings: bool = False) -> list:
         """(pass, params) for each pass a pipeline runs, nested pipelines expanded. Pipeline
@@ -182,15 +214,15 @@ class RuleSet:
         """Run pipeline `name` on `program` (in place); all params are checked before the first
         pass runs, and if any pass fails the program is left as it was before the pipeline."""
         steps = self.pipeline_steps(name, params, param_strings)
-        trace: list[Application] = []
+        drivers: list = []
         stats = PassStats()
         with program.transaction():
             for cpass, resolved in steps:
                 driver = run_pass(program, cpass, resolved, trace_positions, self.compiled,
                                   timing)
-                trace.extend(driver.trace)
+                drivers.append(driver)
                 stats.merge(driver.stats)
-        return RunResult(program, tuple(trace), stats)
+        return RunResult(program, drivers, stats)
 
     def run(self, program: Program, name: str, **kwargs) -> RunResult:
         """Run a pass or a pipeline, whichever `name` is."""

@@ -61,12 +61,18 @@ from rulepass.engine.pir.verify import verify
 @attrs.define
 class StepRecord:
     """One step of the chain: its name, what it applied (rule → count for rule passes), seconds,
-    and the trace of rule applications (rule passes only)."""
+    and the trace of rule applications (rule passes only: `trace`, made from the pass's
+    `result` when first read)."""
 
     name: str
     applied: dict
     seconds: float
-    trace: tuple = ()
+    result: object = None
+
+    @property
+    def trace(self) -> tuple:
+        """The rule applications of a rule pass (empty for the other steps)."""
+        return self.result.trace if self.result is not None else ()
 
 
 @attrs.define
@@ -105,7 +111,7 @@ class ChainState:
 
 @attrs.frozen
 class Step:
-    """A named step: ``run(state) -> applied`` (rule passes: the engine's trace), run only
+    """A named step: ``run(state) -> applied`` (rule passes: the pass's RunResult), run only
     when ``when(state)``."""
 
     name: str
@@ -114,13 +120,13 @@ class Step:
 
 
 def rule_pass(name: str, **params: Callable) -> Callable:
-    """A step that runs rule pass ``name``; each param is computed from the state."""
+    """A step that runs rule pass ``name`` (returning its RunResult); each param is computed
+    from the state."""
 
     def run(state: ChainState):
-        result = state.rules.run_pass(state.program, name, provenance=state.provenance,
-                                      trace_positions=state.trace_positions,
-                                      **{k: f(state) for k, f in params.items()})
-        return result.trace
+        return state.rules.run_pass(state.program, name, provenance=state.provenance,
+                                    trace_positions=state.trace_positions,
+                                    **{k: f(state) for k, f in params.items()})
 
     return run
 
@@ -344,11 +350,8 @@ def _run_steps(state: ChainState, records: list, steps=CHAIN, tracked: dict | No
         seconds = time.perf_counter() - start
         if isinstance(outcome, dict):
             records.append(StepRecord(step.name, outcome, seconds))
-        else:
-            applied: dict = {}
-            for application in outcome:
-                applied[application.rule] = applied.get(application.rule, 0) + 1
-            records.append(StepRecord(step.name, applied, seconds, tuple(outcome)))
+        else:  # a rule pass's RunResult
+            records.append(StepRecord(step.name, outcome.applied, seconds, outcome))
         if tracked is not None and step.name == ORIGIN_STEP:
             tracked["origins"] = origin_keys(state.program, forward_index)
         if after_step is not None:

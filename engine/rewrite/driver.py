@@ -213,6 +213,15 @@ class Driver:
             self.raw = False
         return entries
 
+    def applied_counts(self) -> dict:
+        """Rule name -> applications recorded in the trace, in the order rules first applied
+        (without making the trace's `Application`s)."""
+        counts: dict = {}
+        for entry in self.applications:
+            rule = entry[0] if type(entry) is tuple else entry.rule
+            counts[rule] = counts.get(rule, 0) + 1
+        return counts
+
     def index_size(self) -> int:
         """Ops in the program (nested included) when the pass started."""
         return self.size if self.ops is None else len(self.ops)
