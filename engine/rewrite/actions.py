@@ -241,6 +241,15 @@ class Rewriter:
 
     def erase(self, items: list, action: A.EraseAction) -> None:
         """`erase` on evaluated items."""
+        if len(items) == 1 and type(items[0]) is Operation and not items[0].regions:
+            op = items[0]  # one op (the common case): erased at once when nothing reads it
+            for result in op.results:
+                if result.num_uses:
+                    break  # the general path below names the reader
+            else:
+                if op.block is not None:
+                    op.erase()
+                return
         doomed: dict[Operation, None] = {}
         stack = items
         while stack:
@@ -288,6 +297,13 @@ class Rewriter:
         old = op.attributes.get(key, _MISSING)
         if old is _MISSING or old != value or type(old) is not type(value):
             op.set_attr(key, value)
+
+    @staticmethod
+    def set_attr(op: Operation, key: str, value, span) -> None:
+        """`set op.key = value` for a plain attribute key (`set` with the path read already)."""
+        if type(value) not in _PLAIN_ATTRIBUTES:
+            value = attribute_value(value, span)
+        op.set_attr(key, value)
 
     def set_dist(self, op: Operation, names: tuple, value, span) -> None:
         """`set o.dist = d`, `set o.dist.chunk_id = k`, `set o.dist.mesh = m`."""

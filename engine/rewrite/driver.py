@@ -177,7 +177,7 @@ class Driver:
         self.ctx = Context(program, params)
         self.ctx.functions = FunctionCalls(program, called_functions(cpass),
                                            constant_calls(cpass, self.ctx))
-        self.index = ProgramIndex(program, join_keys)
+        self.index = ProgramIndex(program, join_keys, self.ops)
         self.matcher = RuleMatcher(cpass, self.ctx, self.index, compiled)
         self.matcher.timing = timing
         self.value_rules = bool(self.matcher.value_rules)
@@ -258,7 +258,7 @@ class Driver:
             for op in items:
                 for region in op.regions:
                     values.extend(region.args)
-            items.extend(values)
+            return items + values  # a new list: the index may read the list of ops
         return items
 
     def op_matcher(self):

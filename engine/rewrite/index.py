@@ -34,9 +34,12 @@ class ProgramIndex:
     current by `refresh` after each rewrite; lists come back in program order (shared: callers
     must not change them)."""
 
-    def __init__(self, program, join_keys):
+    def __init__(self, program, join_keys, ops: list | None = None):
         self.program = program
         self.join_keys = tuple(sorted(join_keys))
+        # every op of the program in printed order, when the caller has the list: the index is
+        # built from it instead of a walk while no op was inserted or erased since
+        self.ops = (ops, program.structure_version)
         #: op name -> ops (dict as an ordered set), once `named` was asked
         self.by_name: dict[str, dict] | None = None
         #: attribute key -> (hashable value -> the op filed there, or a list of several in
@@ -50,10 +53,17 @@ class ProgramIndex:
         self.ordered_names: dict[tuple, list] = {}
 
     # ---- building ------------------------------------------------------------------------------
+    def all_ops(self):
+        """Every op of the program in printed order (the list given, while it is current)."""
+        ops, version = self.ops
+        if ops is not None and version == self.program.structure_version:
+            return ops
+        return self.program.walk()
+
     def build_names(self) -> None:
         """File every op by name (once)."""
         by_name: dict[str, dict] = {}
-        for op in self.program.walk():
+        for op in self.all_ops():
             bucket = by_name.get(op.name)
             if bucket is None:
                 bucket = by_name[op.name] = {}
@@ -67,7 +77,7 @@ class ProgramIndex:
         keys = [key] + [k for k in self.join_keys if k != key and k not in self.by_attr]
         tables = [({}, {}) for _ in keys]
         pairs = list(zip(keys, tables))
-        for op in self.program.walk():
+        for op in self.all_ops():
             attributes = op.attributes
             for k, (buckets, filed) in pairs:
                 if k in attributes:

@@ -110,6 +110,16 @@ class ActionGen(SourceGen):
     def a_SetAction(self, action, scope, out, pad, depth):
         path = action.path
         target = self.var(path.var, path.span, scope)
+        names = path.names
+        if names[0] != "dist" and names != ("op_dist_attr",):
+            # a plain attribute: the value as an attribute value, then the IR's set_attr
+            # (which leaves an equal value of the same type alone, as `Rewriter.set` does)
+            op = self.temp()
+            out.append(f"{pad}{op} = {target} if type({target}) is Operation else "
+                       f"rw.checked_op({target}, {self.const(path)})")
+            out.append(f"{pad}rw.set_attr({op}, {names[0]!r}, {self.expr(action.value, scope)}, "
+                       f"{self.const(action.span)})")
+            return
         out.append(f"{pad}rw.set(rw.checked_op({target}, {self.const(path)}), "
                    f"{self.const(action)}, {self.expr(action.value, scope)})")
 

@@ -82,6 +82,16 @@ def _equal_plain_list(value, wanted: tuple, as_list: list) -> bool:
     return equal(value, as_list)
 
 
+#: built-in -> its value for an op held in local {x} (what `exprs` computes for an op)
+_OF_OP = {
+    "opname": "{x}.name",
+    "role": "{x}.op_role",
+    "uses": "_op_uses({x})",
+    "results": "list({x}.results)",
+    "operands": "[_v if _v is not None else ABSENT for _v in {x}.operands]",
+}
+
+
 class PlanGen(ScopedGen):
     """The generator of match code: a ScopedGen that knows which locals hold ops (the bound
     patterns), so a field of one reads its attributes without testing its type."""
@@ -90,6 +100,14 @@ class PlanGen(ScopedGen):
         super().__init__()
         self.op_locals: set[str] = set()
         self.globals.update(_NO=_NO, _SCALARS=_SCALARS, _equal_plain_list=_equal_plain_list)
+
+    def x_Call(self, e, scope):
+        # a built-in of one bound op: its answer read directly (what the built-in gives an op)
+        template = _OF_OP.get(e.func)
+        if template is not None and len(e.args) == 1 and isinstance(e.args[0], A.Var) \
+                and scope.get(e.args[0].name) in self.op_locals:
+            return template.format(x=scope[e.args[0].name])
+        return super().x_Call(e, scope)
 
     def x_Field(self, e, scope):
         base = e.base
