@@ -21,46 +21,45 @@ from rulepass.engine.errors import RuleCompileError
 from rulepass.engine.ir.core import Program
 from rulepass.engine.lang.check import check_value_type
 from rulepass.engine.rewrite.compiled import CompiledPass, Sources, build_rule_set, constant, load_modules
-from rulepass.engine.rewrite.trace import PassStats
+from rulepass.engine.rewrite.trace import PassStats, applications, applied_counts
 
 
 class RunResult:
     """The outcome of a pass or pipeline: the program (changed in place), the applications in
     order (`trace`, a tuple of `Application`s), and per-rule statistics (`stats`).
 
-    `trace` is given as a tuple, or as the drivers that ran (their entries are made into
-    `Application`s when `trace` is first read, so a caller that never reads it pays nothing
-    for it); `applied` counts the applications per rule without reading it."""
+    `trace` is given as a tuple, or as the drivers that ran (their records are taken, and made
+    into `Application`s when `trace` is first read, so a caller that never reads it pays
+    nothing for it); `applied` counts the applications per rule without reading it."""
 
-    __slots__ = ("program", "stats", "_trace", "_drivers")
+    __slots__ = ("program", "stats", "_trace", "_records")
 
     def __init__(self, program: Program, trace, stats: PassStats):
         self.program = program
         self.stats = stats
         if isinstance(trace, tuple):
-            self._trace, self._drivers = trace, None
-        else:
-            self._trace, self._drivers = None, list(trace)
+            self._trace, self._records = trace, None
+        else:  # (pass name, entries) of each driver: not the drivers, which hold much more
+            self._trace = None
+            self._records = [(driver.pass_name, driver.applications) for driver in trace]
 
     @property
     def trace(self) -> tuple:
         """The applications in order."""
         if self._trace is None:
-            self._trace = tuple(a for driver in self._drivers for a in driver.trace)
-            self._drivers = None
+            self._trace = tuple(a for name, entries in self._records
+                                for a in applications(name, entries))
+            self._records = None
         return self._trace
 
     @property
     def applied(self) -> dict:
         """Rule name -> applications, in the order rules first applied."""
         if self._trace is not None:
-            counts: dict = {}
-            for application in self._trace:
-                counts[application.rule] = counts.get(application.rule, 0) + 1
-            return counts
-        counts = {}
-        for driver in self._drivers:
-            for rule, count in driver.applied_counts().items():
+            return applied_counts(list(self._trace))
+        counts: dict = {}
+        for _, entries in self._records:
+            for rule, count in applied_counts(entries).items():
                 counts[rule] = counts.get(rule, 0) + count
         return counts
 

@@ -313,6 +313,11 @@ class Operation:
         return f"<Operation {self.name}>"
 
 
+def _relink(block: "Block", op: Operation, prev, nxt) -> None:
+    """Undo an erase: `op` back into `block` between `prev` and `nxt` (a journal entry)."""
+    block._link(op, prev, nxt, record=False)
+
+
 class Block:
     """A list of ops in program order, with arguments (rarely used in the programs we read).
 
@@ -445,7 +450,7 @@ class Block:
         op.block = None
         op._prev = op._next = None
         if record and prog is not None and prog._journal is not None:
-            prog._journal.append((self._link, op, prev, nxt, False))
+            prog._journal.append((_relink, self, op, prev, nxt))
 
     def _renumber(self) -> None:
         k = 0
@@ -487,6 +492,19 @@ class Program(Journaled):
             yield observer
         finally:
             self.observer = outer
+
+    def _committed(self, journal: list) -> None:
+        # The outermost transaction committed: an op it erased for good is garbage once its
+        # callers drop it, but its results point back at it (a reference cycle only the cyclic
+        # collector would free, walking every object made since it last ran). Their `owner`
+        # is cleared, so reference counting frees them.
+        for entry in journal:
+            if type(entry) is tuple and entry[0] is _relink:
+                op = entry[2]
+                if op.block is None and not op.regions:
+                    for result in op.results:
+                        if result.owner is op:
+                            result.owner = None
 
     def walk(self) -> Iterator[Operation]:
         """Every op in printed order, nested blocks included (no recursion)."""

@@ -83,3 +83,8 @@ class Journaled:
             self._journal = outer
             if outer is not None:
                 outer.extend(journal)
+            else:
+                self._committed(journal)
+
+    def _committed(self, journal: list) -> None:
+        """The outermost transaction's changes are final (`journal`: their undo entries)."""

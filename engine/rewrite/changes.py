@@ -27,29 +27,40 @@ _ERASED, _INSERTED, _ASKED = 0, 1, 2
 class Changes(Observer):
     """The changes of the current application: `count` (mutations reported), the ops `touched`
     (to revisit: inserted, erased, changed, reading a new operand or a retyped value, the
-    producers and neighbours of an erased op), the ops to `reindex` (inserted, erased, or with
-    an attribute set that the index files ops by: one of `join_keys`, when given) and the ops
-    `created`. `reset` starts the next application. Structural changes are also logged in
-    `positions` (a `PositionLog`) when the trace asks for positions."""
+    producers and neighbours of an erased op; kept only when `revisits`: a sweep revisits
+    nothing), the ops to `reindex` (inserted, erased, or with an attribute set that the index
+    files ops by: one of `join_keys`, when given) and the ops `created`. `reset` starts the
+    next application. Structural changes are also logged in `positions` (a `PositionLog`) when
+    the trace asks for positions."""
 
-    __slots__ = ("count", "touched", "reindex", "created", "positions", "join_keys")
+    __slots__ = ("count", "touched", "reindex", "created", "positions", "join_keys", "revisits")
 
-    def __init__(self, positions: "PositionLog | None" = None, join_keys=None):
+    def __init__(self, positions: "PositionLog | None" = None, join_keys=None,
+                 revisits: bool = True):
         self.positions = positions
         # None: every attribute change re-files its op
         self.join_keys = frozenset(join_keys) if join_keys is not None else None
-        self.reset()
-
-    def reset(self) -> None:
-        """Forget the previous application's changes."""
+        self.revisits = revisits
         self.count = 0
         self.touched: dict = {}
         self.reindex: dict = {}
         self.created: list = []
 
+    def reset(self) -> None:
+        """Forget the previous application's changes (new containers: a caller may still hold
+        the previous ones)."""
+        self.count = 0
+        if self.touched:
+            self.touched = {}
+        if self.reindex:
+            self.reindex = {}
+        if self.created:
+            self.created = []
+
     def op_inserted(self, op) -> None:
         self.count += 1
-        self.touched[op] = None
+        if self.revisits:
+            self.touched[op] = None
         self.reindex[op] = None
         self.created.append(op)
         if self.positions is not None:
@@ -57,36 +68,40 @@ class Changes(Observer):
 
     def op_erased(self, op) -> None:
         self.count += 1
-        touched = self.touched
-        for value in op.operands:
-            if value is not None and value.owner is not None:
-                touched[value.owner] = None
-        for neighbour in (op.prev_op, op.next_op):
-            if neighbour is not None:
-                touched[neighbour] = None
-        touched[op] = None
+        if self.revisits:
+            touched = self.touched
+            for value in op.operands:
+                if value is not None and value.owner is not None:
+                    touched[value.owner] = None
+            for neighbour in (op.prev_op, op.next_op):
+                if neighbour is not None:
+                    touched[neighbour] = None
+            touched[op] = None
         self.reindex[op] = None
         if self.positions is not None:
             self.positions.erased(op)
 
     def operand_set(self, op, index: int, old) -> None:
         self.count += 1
-        self.touched[op] = None
+        if self.revisits:
+            self.touched[op] = None
 
     def attribute_set(self, op, key: str) -> None:
         self.count += 1
-        self.touched[op] = None
+        if self.revisits:
+            self.touched[op] = None
         join_keys = self.join_keys
         if join_keys is None or key in join_keys:
             self.reindex[op] = None
 
     def value_retyped(self, value) -> None:
         self.count += 1
-        touched = self.touched
-        if value.owner is not None:
-            touched[value.owner] = None
-        for use in value.uses:
-            touched[use.op] = None
+        if self.revisits:
+            touched = self.touched
+            if value.owner is not None:
+                touched[value.owner] = None
+            for use in value.uses:
+                touched[use.op] = None
 
 
 def last_descendant(op):

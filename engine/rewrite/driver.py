@@ -32,7 +32,7 @@ from rulepass.engine.lang.check import children
 from rulepass.engine.rewrite.compiled import CompiledPass
 from rulepass.engine.rewrite.functions import REGISTRY, FunctionCalls
 from rulepass.engine.rewrite.changes import Changes, PositionLog
-from rulepass.engine.rewrite.trace import Application, PassStats
+from rulepass.engine.rewrite.trace import Application, PassStats, applications, applied_counts
 
 #: Applications allowed per op of the program (plus a constant for tiny programs).
 BUDGET_PER_OP = 16
@@ -166,7 +166,7 @@ class Driver:
         # every op, in printed order: the first round's items, the budget's size
         self.ops = list(program.walk())
         self.position_log = PositionLog(program, self.ops) if trace_positions else None
-        self.changes = Changes(self.position_log, join_keys)
+        self.changes = Changes(self.position_log, join_keys, cpass.strategy == "fixpoint")
         # (application, positions before, positions after) to fill in when the pass ends
         self.asked: list = []
         self.stats = PassStats()
@@ -200,27 +200,15 @@ class Driver:
     @property
     def trace(self) -> list[Application]:
         """One `Application` per rule application, in order (empty unless `tracing`)."""
-        entries = self.applications
         if self.raw:
-            name = self.pass_name
-            for i, entry in enumerate(entries):
-                if type(entry) is tuple:
-                    rule, file, line, ops, after = entry
-                    before = tuple([(-1, op.name) for op in ops])
-                    entries[i] = Application(
-                        name, rule, file, line, before,
-                        before if after is ops else tuple([(-1, op.name) for op in after]))
+            applications(self.pass_name, self.applications)
             self.raw = False
-        return entries
+        return self.applications
 
     def applied_counts(self) -> dict:
         """Rule name -> applications recorded in the trace, in the order rules first applied
         (without making the trace's `Application`s)."""
-        counts: dict = {}
-        for entry in self.applications:
-            rule = entry[0] if type(entry) is tuple else entry.rule
-            counts[rule] = counts.get(rule, 0) + 1
-        return counts
+        return applied_counts(self.applications)
 
     def index_size(self) -> int:
         """Ops in the program (nested included) when the pass started."""
@@ -241,6 +229,9 @@ class Driver:
                                span.line if span else None, pass_name=self.cpass.name) from None
         finally:
             self.matcher.flush_counts()
+            # the dispatch functions refer back to the matcher (a cycle): dropped, so that the
+            # driver and what it holds are freed with it, not by the cyclic collector
+            self.matcher.records_for(None)
         if self.position_log is not None:
             self.position_log.resolve()
             for application, before, after in self.asked:
@@ -353,10 +344,15 @@ class Driver:
         matches it; ops created on the way are not visited."""
         items = self.items()
         if reverse:
-            ops = [i for i in items if isinstance(i, Operation)]
-            items = [i for i in items if not isinstance(i, Operation)] + ops[::-1]
+            if self.value_rules:
+                ops = [i for i in items if isinstance(i, Operation)]
+                items = [i for i in items if not isinstance(i, Operation)] + ops[::-1]
+            else:
+                items = items[::-1]
         program, first_at, stats = self.program, self.matcher.first_at, self.stats
         match = self.op_matcher()
+        functions = getattr(match, "functions", None)
+        make = self.matcher.dispatch_function
         apply = self.apply
         top = program.block
         for item in items:
@@ -364,7 +360,13 @@ class Driver:
                 block = item.block
                 if block is not top and (block is None or block.program is not program):
                     continue  # erased (alive(), inline)
-                found = match(item)
+                if functions is not None:  # match(item), inline
+                    function = functions.get(item.name, _UNMADE)
+                    if function is _UNMADE:
+                        function = functions[item.name] = make(item.name) or _no_rule
+                    found = function(item)
+                else:
+                    found = match(item)
             else:
                 found = first_at(item, stats)
             if found is not None:
@@ -412,9 +414,10 @@ class Driver:
             self.record(found, info, asked, created)
         if changes.reindex:
             refresh = self.index.refresh
+            top = program.block
             for op in changes.reindex:
                 block = op.block
-                refresh(op, block is not None and block.program is program)
+                refresh(op, block is top or (block is not None and block.program is program))
         if self.applied > self.budget or self.applied >= self.state_checks[0]:
             self.check_progress()
         if queued is None:
@@ -454,10 +457,14 @@ class Driver:
         are traced (their questions are asked now)."""
         ops = found.ops  # in program order
         program = self.program
+        names = None
         if not created:
             if len(ops) == 1:  # the common case: one op matched, nothing made
                 block = ops[0].block
-                after_ops = ops if block is not None and block.program is program else ()
+                names = (ops[0].name,)
+                alive_after = block is program.block or (
+                    block is not None and block.program is program)
+                after_ops, after_names = (ops, names) if alive_after else ((), ())
             else:
                 after_ops = tuple([op for op in ops if (b := op.block) is not None
                                    and b.program is program])
@@ -473,7 +480,12 @@ class Driver:
         if self.tracing:
             log = self.position_log
             if log is None:
-                self.applications.append((name, file, line, ops, after_ops))
+                # op names, not ops: the trace keeps no erased op alive
+                if names is None:
+                    names = tuple([op.name for op in ops])
+                    after_names = names if after_ops is ops else \
+                        tuple([op.name for op in after_ops])
+                self.applications.append((name, file, line, names, after_names))
                 self.raw = True
             else:
                 before = tuple([(-1, op.name) for op in ops])

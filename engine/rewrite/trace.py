@@ -130,6 +130,30 @@ class Application:
         return f"{self.rule} at {ops or 'no op'}"
 
 
+def applications(pass_name: str, entries: list) -> list[Application]:
+    """`entries` (a driver's record: `Application`s, or tuples (rule, file, line, names of the
+    ops before, names of the ops after) made cheaply at each application) as `Application`s
+    of pass `pass_name`, in place."""
+    for i, entry in enumerate(entries):
+        if type(entry) is tuple:
+            rule, file, line, before, after = entry
+            before_pairs = tuple([(-1, name) for name in before])
+            entries[i] = Application(
+                pass_name, rule, file, line, before_pairs,
+                before_pairs if after is before else tuple([(-1, name) for name in after]))
+    return entries
+
+
+def applied_counts(entries: list) -> dict:
+    """Rule name -> applications in `entries` (as `applications` takes them), in the order the
+    rules first applied."""
+    counts: dict = {}
+    for entry in entries:
+        rule = entry[0] if type(entry) is tuple else entry.rule
+        counts[rule] = counts.get(rule, 0) + 1
+    return counts
+
+
 @functools.lru_cache(maxsize=1)
 def _roots() -> tuple:
     # the project (the folder holding the installed rules/), then the working folder

@@ -75,7 +75,9 @@ def compile_dispatch(entries: list, attempt, eval_error, ctx, index, backrefs: d
     namespace = dict(constants, attempt=attempt, eval_error=eval_error, EvalError=EvalError,
                      Match=Match, ctx=ctx, index=index, C=counts.calls, M=counts.matched)
     exec(source, namespace)  # noqa: S102 - text generated here from the rules' plans
-    return namespace["_dispatch"], counts
+    # out of its own globals: the function and the matcher it refers to are then freed by
+    # reference counting when the pass ends, not left in a cycle for the collector
+    return namespace.pop("_dispatch"), counts
 
 
 def distinct_rules(entries: list) -> list:
@@ -89,7 +91,17 @@ def distinct_rules(entries: list) -> list:
 
 
 def _source(entries: list, backrefs: dict, join_keys) -> tuple:
-    """(code object, constants) of the dispatch function."""
+    """(code object, constants) of the dispatch function: the rules inlined, or, where Python
+    refuses that text (an expression nested deeper than its parser allows), each rule called
+    through its own compiled function."""
+    try:
+        return _text(entries, backrefs, join_keys, inline=True)
+    except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError):
+        return _text(entries, backrefs, join_keys, inline=False)
+
+
+def _text(entries: list, backrefs: dict, join_keys, inline: bool) -> tuple:
+    """`_source`, with the rules' plans inlined or not."""
     gen = PlanGen()
     lines = ["def _dispatch(item):",
              "    C[0] += 1",
@@ -116,9 +128,11 @@ def _source(entries: list, backrefs: dict, join_keys) -> tuple:
         has = " and ".join(f"{key!r} in attributes" for key in own)
         success = [f"M[{k}] += 1", "return {match}"]
         if getattr(plan, "simple", None) is not None and plan.simple_test is not None:
-            lines += _simple(gen, rule, plan, has, k, pad)
-        elif plan.compiled_match is not None and compilable(rule, plan):
+            lines += _simple(gen, rule, plan, has, k, pad, inline)
+        elif inline and plan.compiled_match is not None and compilable(rule, plan):
             lines += _inlined(gen, rule, plan, has, k, pad, backrefs[id(rule)], join_keys)
+        elif inline and plan.compiled_match is None and rule.kind != "value":
+            lines += _guarded(gen, rule, root, plan, has, k, pad, backrefs[id(rule)], join_keys)
         else:
             call = (f"{gen.const(plan.compiled_match)}(item, ctx, index)"
                     if plan.compiled_match is not None
@@ -138,11 +152,14 @@ def _source(entries: list, backrefs: dict, join_keys) -> tuple:
     return code, constants
 
 
-def _simple(gen: PlanGen, rule, plan, has: str, k: int, pad: str) -> list:
-    """A one-pattern rule with no operands or attributes: its `where` terms on the item."""
+def _simple(gen: PlanGen, rule, plan, has: str, k: int, pad: str, inline: bool) -> list:
+    """A one-pattern rule with no operands or attributes: its `where` terms on the item (or
+    its compiled test called, when not `inline`)."""
     var = plan.simple
     match = f"Match(current, {{{var!r}: item}}, (item,))"
     try:
+        if not inline:
+            raise Unsupported("not inlined")
         gen.op_locals.add("item")
         terms = [f"bool({gen.expr(term, {var: 'item'})})" for term in plan.checks[0]
                  if not (isinstance(term, A.Literal) and term.value is True)]
@@ -150,6 +167,25 @@ def _simple(gen: PlanGen, rule, plan, has: str, k: int, pad: str) -> list:
     except Unsupported:
         test = " and ".join(([has] if has else []) + [f"{gen.const(plan.simple_test)}(item, ctx)"])
     return [f"{pad}if {test}:", f"{pad}    M[{k}] += 1", f"{pad}    return {match}"]
+
+
+def _guarded(gen: PlanGen, rule, root, plan, has: str, k: int, pad: str, backrefs: dict,
+             join_keys) -> list:
+    """A rule the matcher walks (`inside`): the root pattern's checks and the `where` terms
+    after it inlined first, so that `attempt` (which makes the same checks again) runs only at
+    ops where they hold."""
+    call = f"attempt(current, {root!r}, item, {gen.const(plan)})"
+    lines: list[str] = [f"{pad}while True:"]
+    if has:
+        lines += [f"{pad}    if not ({has}):", f"{pad}        break"]
+    try:
+        emitter = PlanEmitter(rule, plan, backrefs, tuple(join_keys), gen, lines)
+        emitter.emit_guard(len(pad) // 4 + 1, "item", "break")
+    except Unsupported:
+        lines = lines[:1] + ([f"{pad}    if not ({has}):", f"{pad}        break"] if has else [])
+    lines += [f"{pad}    found = {call}", f"{pad}    if found is not None:",
+              f"{pad}        M[{k}] += 1", f"{pad}        return found", f"{pad}    break"]
+    return lines
 
 
 def _inlined(gen: PlanGen, rule, plan, has: str, k: int, pad: str, backrefs: dict,

@@ -184,6 +184,25 @@ class PlanEmitter:
             self.emit_line(depth, line)
         return depth
 
+    def emit_guard(self, depth: int, root: str, fail: str) -> None:
+        """The root pattern's checks and the `where` terms scheduled after it (the plan's first
+        step), with the root in local `root` (an op whose name the pattern accepts): lines
+        that run `fail` when the plan cannot match at this op, before the matcher walks the
+        rest of it (an `inside` rule, say)."""
+        step = self.plan.steps[0]
+        if step[0] != "node":
+            raise Unsupported("the plan does not start at a pattern")
+        node = self.rule.nodes[step[1]]
+        local = f"{self.prefix}n{node.index}"
+        self.emit_line(depth, f"{local} = {root}")
+        self.bind_node(node, local, depth, fail, first=True, checked=True)
+        terms = [t for t in self.plan.checks[0]
+                 if not (isinstance(t, A.Literal) and t.value is True)]
+        if terms:
+            test = " and ".join(f"bool({self.gen.expr(t, self.scope)})" for t in terms)
+            self.emit_line(depth, f"if not ({test}):")
+            self.emit_line(depth + 1, fail)
+
     # ---- one pattern ----------------------------------------------------------------------------
     def bind_node(self, node, local: str, depth: int, fail: str, first: bool,
                   checked: bool = False) -> None:
