@@ -132,13 +132,27 @@ def grad_type(program, op, operand):
     if isinstance(operand, Operation):
         operand = operand.results[0]
     t = operand.type
-    if not isinstance(t, DistTensorType) or op.dist_attr is None:
+    dist = op.dist_attr
+    if not isinstance(t, DistTensorType) or dist is None:
         return t
     index = next((i for i, v in enumerate(op.operands) if v is operand), None)
-    placed = spmd.grad_of_operand(op.dist_attr, index) if index is not None else None
-    if placed is None or placed.mesh != t.mesh:
-        return t
-    return DistTensorType(t.shape, t.dtype, placed)
+    # memoised by identity (types and dist attributes are shared, immutable objects; the key's
+    # objects are kept with the answer, so their ids stay theirs)
+    key = (id(t), id(dist), index)
+    found = _GRAD_TYPES.get(key)
+    if found is not None and found[0] is t and found[1] is dist:
+        return found[2]
+    placed = spmd.grad_of_operand(dist, index) if index is not None else None
+    result = t if placed is None or placed.mesh != t.mesh else \
+        DistTensorType(t.shape, t.dtype, placed)
+    if len(_GRAD_TYPES) > 100_000:
+        _GRAD_TYPES.clear()
+    _GRAD_TYPES[key] = (t, dist, result)
+    return result
+
+
+#: (id(type), id(op dist attribute), operand index) -> (type, dist attribute, grad type)
+_GRAD_TYPES: dict = {}
 
 
 @function("dynamic_shape", live=True)
