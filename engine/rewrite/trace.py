@@ -121,13 +121,46 @@ class Application:
         }
 
     def json(self) -> str:
-        """One JSON line (keys sorted, so traces of equal runs are byte-identical)."""
-        return json.dumps(self.as_dict(), sort_keys=True)
+        """One JSON line (keys sorted, so traces of equal runs are byte-identical): exactly
+        `json.dumps(self.as_dict(), sort_keys=True)`, with what one rule's entries share
+        written once."""
+        key = (self.pass_name, self.rule, self.file, self.line)
+        middle = _JSON_PARTS.get(key)
+        if middle is None:
+            if len(_JSON_PARTS) > 10_000:
+                _JSON_PARTS.clear()
+            middle = _JSON_PARTS[key] = (
+                f', "file": {json.dumps(display_path(self.file))}, "line": '
+                f'{json.dumps(self.line)}, "pass": {json.dumps(self.pass_name)}, "position": ',
+                f', "rule": {json.dumps(self.rule)}}}')
+        position = "null" if self.position is None else json.dumps(self.position)
+        return ('{"after": ' + _ops_json(self.after) + ', "before": ' + _ops_json(self.before)
+                + middle[0] + position + middle[1])
 
     def summary(self) -> str:
         """`rule at op (position)` for messages."""
         ops = ", ".join(f"{n}@{p}" if p >= 0 else n for p, n in self.before)
         return f"{self.rule} at {ops or 'no op'}"
+
+
+#: (pass, rule, file, line) -> the JSON text around an entry's position (`Application.json`)
+_JSON_PARTS: dict = {}
+#: op name -> its JSON string
+_NAMES: dict = {}
+
+
+def _ops_json(ops: tuple) -> str:
+    """`[{"name": ..., "position": ...}, ...]` as `json.dumps` writes the list of dicts."""
+    if not ops:
+        return "[]"
+    parts = []
+    for position, name in ops:
+        text = _NAMES.get(name)
+        if text is None:
+            text = _NAMES[name] = json.dumps(name)
+        parts.append('{"name": ' + text + ', "position": '
+                     + (str(position) if type(position) is int else json.dumps(position)) + "}")
+    return "[" + ", ".join(parts) + "]"
 
 
 def applications(pass_name: str, entries: list) -> list[Application]:
@@ -166,8 +199,14 @@ def display_path(file: str | None) -> str | None:
     else as it was named."""
     if file is None or not os.path.isabs(file):
         return file
+    return _display_path(file, os.getcwd())
+
+
+@functools.lru_cache(maxsize=1024)
+def _display_path(file: str, cwd: str) -> str:
+    """`display_path` of an absolute path with the working folder `cwd` (memoised)."""
     path = Path(file)
-    for root in _roots() + (Path.cwd(),):
+    for root in _roots() + (Path(cwd),):
         if path.is_relative_to(root):
             return path.relative_to(root).as_posix()
     return file

@@ -127,11 +127,11 @@ def _text(entries: list, backrefs: dict, join_keys, inline: bool) -> tuple:
         own = [key for key in required if not shared or key not in shared]
         has = " and ".join(f"{key!r} in attributes" for key in own)
         success = [f"M[{k}] += 1", "return {match}"]
-        if getattr(plan, "simple", None) is not None and plan.simple_test is not None:
-            lines += _simple(gen, rule, plan, has, k, pad, inline)
-        elif inline and plan.compiled_match is not None and compilable(rule, plan):
-            lines += _inlined(gen, rule, plan, has, k, pad, backrefs[id(rule)], join_keys)
-        elif inline and plan.compiled_match is None and rule.kind != "value":
+        if plan.simple is not None and (inline or plan.simple_test is not None):
+            lines += _simple(gen, rule, root, plan, has, k, pad, inline)
+        elif inline and compilable(rule, plan):
+            lines += _inlined(gen, rule, root, plan, has, k, pad, backrefs[id(rule)], join_keys)
+        elif inline and rule.kind != "value":
             lines += _guarded(gen, rule, root, plan, has, k, pad, backrefs[id(rule)], join_keys)
         else:
             call = (f"{gen.const(plan.compiled_match)}(item, ctx, index)"
@@ -152,9 +152,9 @@ def _text(entries: list, backrefs: dict, join_keys, inline: bool) -> tuple:
     return code, constants
 
 
-def _simple(gen: PlanGen, rule, plan, has: str, k: int, pad: str, inline: bool) -> list:
+def _simple(gen: PlanGen, rule, root, plan, has: str, k: int, pad: str, inline: bool) -> list:
     """A one-pattern rule with no operands or attributes: its `where` terms on the item (or
-    its compiled test called, when not `inline`)."""
+    its compiled test called, when not `inline`, or the walk when there is none)."""
     var = plan.simple
     match = f"Match(current, {{{var!r}: item}}, (item,))"
     try:
@@ -165,6 +165,12 @@ def _simple(gen: PlanGen, rule, plan, has: str, k: int, pad: str, inline: bool) 
                  if not (isinstance(term, A.Literal) and term.value is True)]
         test = " and ".join(([has] if has else []) + terms) or "True"
     except Unsupported:
+        if plan.simple_test is None:  # a term reads more than the op: the matcher walks it
+            call = f"attempt(current, {root!r}, item, {gen.const(plan)})"
+            inner = pad + ("    " if has else "")
+            return ([f"{pad}if {has}:"] if has else []) + [
+                f"{inner}found = {call}", f"{inner}if found is not None:",
+                f"{inner}    M[{k}] += 1", f"{inner}    return found"]
         test = " and ".join(([has] if has else []) + [f"{gen.const(plan.simple_test)}(item, ctx)"])
     return [f"{pad}if {test}:", f"{pad}    M[{k}] += 1", f"{pad}    return {match}"]
 
@@ -188,7 +194,7 @@ def _guarded(gen: PlanGen, rule, root, plan, has: str, k: int, pad: str, backref
     return lines
 
 
-def _inlined(gen: PlanGen, rule, plan, has: str, k: int, pad: str, backrefs: dict,
+def _inlined(gen: PlanGen, rule, root, plan, has: str, k: int, pad: str, backrefs: dict,
              join_keys) -> list:
     """A rule's compiled plan inlined: `while True:` around it, so that the root failing is
     `break` (to the next rule) and a later pattern failing is `continue` (its loop)."""
@@ -211,7 +217,9 @@ def _inlined(gen: PlanGen, rule, plan, has: str, k: int, pad: str, backrefs: dic
         if has:
             lines.append(f"{pad}if {has}:")
             inner = pad + "    "
-        lines += [f"{inner}found = {gen.const(plan.compiled_match)}(item, ctx, index)",
-                  f"{inner}if found is not None:", f"{inner}    M[{k}] += 1",
-                  f"{inner}    return found"]
+        call = (f"{gen.const(plan.compiled_match)}(item, ctx, index)"
+                if plan.compiled_match is not None
+                else f"attempt(current, {root!r}, item, {gen.const(plan)})")
+        lines += [f"{inner}found = {call}", f"{inner}if found is not None:",
+                  f"{inner}    M[{k}] += 1", f"{inner}    return found"]
     return lines
