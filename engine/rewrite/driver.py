@@ -167,8 +167,6 @@ class Driver:
         self.ops = list(program.walk())
         self.position_log = PositionLog(program, self.ops) if trace_positions else None
         self.changes = Changes(self.position_log, join_keys, cpass.strategy == "fixpoint")
-        # (application, positions before, positions after) to fill in when the pass ends
-        self.asked: list = []
         self.stats = PassStats()
         # the applications, as Application objects, or (name, file, line, ops, ops after)
         # made into one when `trace` is first read
@@ -233,11 +231,7 @@ class Driver:
             # driver and what it holds are freed with it, not by the cyclic collector
             self.matcher.records_for(None)
         if self.position_log is not None:
-            self.position_log.resolve()
-            for application, before, after in self.asked:
-                application.before = tuple(zip(before, (n for _, n in application.before)))
-                application.after = tuple(zip(after, (n for _, n in application.after)))
-                application.position = before[-1] if before else None
+            self.position_log.resolve()  # fills the position lists the trace records hold
 
     def items(self) -> list:
         """Everything a full round visits: every op in program order, then (for value rules)
@@ -452,9 +446,9 @@ class Driver:
             queue.append(value)
 
     def record(self, found: Match, info: tuple, asked, created: list) -> None:
-        """The trace entry of an application (and the provenance of its ops), when asked for.
-        The entry is kept as a tuple until the trace is read (`trace`), except when positions
-        are traced (their questions are asked now)."""
+        """The trace entry of an application (and the provenance of its ops), when asked for:
+        a tuple of the ops' names (and, when positions are traced, the lists the position log
+        fills at the end of the pass), made an `Application` when the trace is read."""
         ops = found.ops  # in program order
         program = self.program
         names = None
@@ -478,21 +472,18 @@ class Driver:
                 after_ops.sort(key=Operation.position_key)
         name, file, line = info[0], info[1], info[2]
         if self.tracing:
+            # op names, not ops: the trace keeps no erased op alive
+            if names is None:
+                names = tuple([op.name for op in ops])
+                after_names = names if after_ops is ops else \
+                    tuple([op.name for op in after_ops])
             log = self.position_log
             if log is None:
-                # op names, not ops: the trace keeps no erased op alive
-                if names is None:
-                    names = tuple([op.name for op in ops])
-                    after_names = names if after_ops is ops else \
-                        tuple([op.name for op in after_ops])
                 self.applications.append((name, file, line, names, after_names))
-                self.raw = True
-            else:
-                before = tuple([(-1, op.name) for op in ops])
-                after = tuple([(-1, op.name) for op in after_ops])
-                application = Application(self.pass_name, name, file, line, before, after)
-                self.applications.append(application)
-                self.asked.append((application, asked, log.ask(after_ops)))
+            else:  # with the lists the position log fills at the end of the pass
+                self.applications.append((name, file, line, names, after_names, asked,
+                                          log.ask(after_ops)))
+            self.raw = True
         if self.provenance is not None:
             mark = (self.pass_name, name, file, line)
             for op in ops:

@@ -165,15 +165,22 @@ def _ops_json(ops: tuple) -> str:
 
 def applications(pass_name: str, entries: list) -> list[Application]:
     """`entries` (a driver's record: `Application`s, or tuples (rule, file, line, names of the
-    ops before, names of the ops after) made cheaply at each application) as `Application`s
-    of pass `pass_name`, in place."""
+    ops before, names of the ops after[, their positions before, their positions after]) made
+    cheaply at each application) as `Application`s of pass `pass_name`, in place."""
     for i, entry in enumerate(entries):
         if type(entry) is tuple:
-            rule, file, line, before, after = entry
-            before_pairs = tuple([(-1, name) for name in before])
-            entries[i] = Application(
-                pass_name, rule, file, line, before_pairs,
-                before_pairs if after is before else tuple([(-1, name) for name in after]))
+            if len(entry) == 5:
+                rule, file, line, before, after = entry
+                before_pairs = tuple([(-1, name) for name in before])
+                entries[i] = Application(
+                    pass_name, rule, file, line, before_pairs,
+                    before_pairs if after is before else tuple([(-1, name) for name in after]))
+            else:
+                rule, file, line, before, after, at_before, at_after = entry
+                entries[i] = Application(pass_name, rule, file, line,
+                                         tuple(zip(at_before, before)),
+                                         tuple(zip(at_after, after)),
+                                         at_before[-1] if at_before else None)
     return entries
 
 
