@@ -26,13 +26,16 @@ def hashable(value):
     return value
 
 
-_UNFILED = object()
-
-
 class ProgramIndex:
     """Ops by name, and by (attribute key, value) for the keys rules join on (`join_keys`). Kept
     current by `refresh` after each rewrite; lists come back in program order (shared: callers
-    must not change them)."""
+    must not change them).
+
+    The attribute buckets may also hold ops whose attribute has changed since they were filed
+    (an op is filed under its new value, not taken out from under the old one, which nothing
+    records): every caller tests the attribute of each op it gets (the matcher joins on
+    equal values), so such an op is never taken for a match. An erased op is taken out from
+    under its attribute's value as it stands (any older entry of it is one of those)."""
 
     def __init__(self, program, join_keys, ops: list | None = None):
         self.program = program
@@ -45,8 +48,6 @@ class ProgramIndex:
         #: attribute key -> (hashable value -> the op filed there, or a list of several in
         #: the order they were filed), for the join keys once `lookup` was asked about one
         self.by_attr: dict[str, dict] = {}
-        #: attribute key -> op -> the hashable value it is filed under
-        self.filed: dict[str, dict] = {}
         # Sorted lists handed out, until their bucket changes (the matcher asks again and
         # again for the same key while nothing is filed there).
         self.ordered: dict[tuple, list] = {}
@@ -75,11 +76,10 @@ class ProgramIndex:
         holding one of the other join keys not filed yet (a pass joining on `op_id` and
         `grad_of` asks for both). Returns `key`'s buckets."""
         keys = [key] + [k for k in self.join_keys if k != key and k not in self.by_attr]
-        tables = [({}, {}) for _ in keys]
-        pairs = list(zip(keys, tables))
+        pairs = [(k, {}) for k in keys]
         for op in self.all_ops():
             attributes = op.attributes
-            for k, (buckets, filed) in pairs:
+            for k, buckets in pairs:
                 if k in attributes:
                     raw = attributes[k]
                     kind = type(raw)
@@ -91,10 +91,8 @@ class ProgramIndex:
                         bucket.append(op)
                     else:
                         buckets[value] = [bucket, op]
-                    filed[op] = value
-        for k, (buckets, filed) in pairs:
+        for k, buckets in pairs:
             self.by_attr[k] = buckets
-            self.filed[k] = filed
         return self.by_attr[key]
 
     # ---- keeping current -----------------------------------------------------------------------
@@ -122,34 +120,30 @@ class ProgramIndex:
             elif bucket is not None and op in bucket:
                 del bucket[op]
                 self.ordered_names.clear()
+        attributes = op.attributes
         for key, buckets in self.by_attr.items():
-            filed = self.filed[key]
-            old = filed.get(op, _UNFILED)
-            attributes = op.attributes
-            new = hashable(attributes[key]) if alive and key in attributes else _UNFILED
-            if old is new or (old is not _UNFILED and new is not _UNFILED and old == new
-                              and type(old) is type(new)):
-                continue  # filed under the same value already (most changes)
-            if old is not _UNFILED:
-                bucket = buckets.get(old)
-                if bucket is op:
-                    del buckets[old]
-                elif type(bucket) is list and op in bucket:
-                    bucket.remove(op)
-                    if len(bucket) == 1:
-                        buckets[old] = bucket[0]
-                self.ordered.pop((key, old), None)
-                del filed[op]
-            if new is not _UNFILED:
-                bucket = buckets.get(new)
+            if key not in attributes:
+                continue  # an entry under an older value stays (see the class docstring)
+            value = hashable(attributes[key])
+            bucket = buckets.get(value)
+            if alive:
                 if bucket is None:
-                    buckets[new] = op
+                    buckets[value] = op
+                elif bucket is op or (type(bucket) is list and op in bucket):
+                    continue  # filed there already (most changes)
                 elif type(bucket) is list:
                     bucket.append(op)
                 else:
-                    buckets[new] = [bucket, op]
-                self.ordered.pop((key, new), None)
-                filed[op] = new
+                    buckets[value] = [bucket, op]
+            elif bucket is op:
+                del buckets[value]
+            elif type(bucket) is list and op in bucket:
+                bucket.remove(op)
+                if len(bucket) == 1:
+                    buckets[value] = bucket[0]
+            else:
+                continue
+            self.ordered.pop((key, value), None)
 
     # ---- asking --------------------------------------------------------------------------------
     def lookup(self, key: tuple) -> list[Operation]:
