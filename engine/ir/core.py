@@ -517,6 +517,19 @@ class Program(Journaled):
                 yield op
             op = following
 
+    def op_list(self) -> list[Operation]:
+        """Every op in printed order, nested ones included: `list(walk())`, made faster."""
+        out: list[Operation] = []
+        append = out.append
+        op = self.block._first
+        while op is not None:
+            if op.regions:
+                out.extend(op.walk())
+            else:
+                append(op)
+            op = op._next
+        return out
+
     @property
     def ops(self) -> list[Operation]:
         """Ops of the top block (a snapshot)."""

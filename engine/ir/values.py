@@ -54,6 +54,8 @@ class Value:
 
     def users(self) -> list["Operation"]:
         """Ops reading this value, each once, in program order."""
+        if not self._uses:
+            return []
         if len(self._uses) == 1:
             for use in self._uses:
                 return [use.op]

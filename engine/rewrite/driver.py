@@ -164,7 +164,7 @@ class Driver:
         join_keys = join_keys_of(cpass)
         # what the IR reports while the pass runs; positions are answered at the end
         # every op, in printed order: the first round's items, the budget's size
-        self.ops = list(program.walk())
+        self.ops = program.op_list()
         self.position_log = PositionLog(program, self.ops) if trace_positions else None
         self.changes = Changes(self.position_log, join_keys, cpass.strategy == "fixpoint")
         self.stats = PassStats()
@@ -236,7 +236,7 @@ class Driver:
     def items(self) -> list:
         """Everything a full round visits: every op in program order, then (for value rules)
         the values no op defines."""
-        items: list = self.ops if self.ops is not None else list(self.program.walk())
+        items: list = self.ops if self.ops is not None else self.program.op_list()
         self.ops = None  # the program as the pass found it: later rounds walk it again
         if self.matcher.value_rules:
             values = list(self.program.kwargs) + list(self.program.block.args)

@@ -70,8 +70,8 @@ def _equal_plain_list(value, wanted: tuple, as_list: list) -> bool:
     same items as a tuple): an attribute list (a tuple) equal to it item by item is equal; one
     that is not, and holds only items `normalize` leaves alone, is not; anything else is
     decided by `equal`."""
-    if type(value) is tuple:
-        if value == wanted:
+    if type(value) is tuple or type(value) is list:  # (an op made in Python may hold a list)
+        if value == wanted or value == as_list:
             return True
         if len(value) != len(wanted):
             return False
