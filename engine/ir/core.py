@@ -34,6 +34,9 @@ _MISSING = object()
 
 _GAP = 1 << 20
 
+#: What no op's `mark` is (`Operation.adjacent` filters nothing by default).
+_NO_MARK = object()
+
 
 class Operation:
     """One op: ``name``, operands, results, ``attributes`` (dict, printed sorted by key),
@@ -229,21 +232,28 @@ class Operation:
         """The previous op in this block."""
         return self._prev
 
-    def adjacent(self) -> list["Operation"]:
+    def adjacent(self, unless_marked=_NO_MARK) -> list["Operation"]:
         """The ops next to this one, each possibly more than once: the producers of its
         operands, the readers of its results, the ops just before and after it in its block,
-        and the op holding its block (what a rewrite driver revisits around a changed op)."""
-        found = [v.owner for v in self._operands if v is not None and v.owner is not None]
+        and the op holding its block (what a rewrite driver revisits around a changed op);
+        with `unless_marked`, only those whose `mark` is not it (the driver's queued ops)."""
+        found = [o for v in self._operands
+                 if v is not None and (o := v.owner) is not None and o.mark is not unless_marked]
         for result in self.results:
             for use in result._uses:
-                found.append(use.op)
-        if self._prev is not None:
-            found.append(self._prev)
-        if self._next is not None:
-            found.append(self._next)
+                if use.op.mark is not unless_marked:
+                    found.append(use.op)
+        other = self._prev
+        if other is not None and other.mark is not unless_marked:
+            found.append(other)
+        other = self._next
+        if other is not None and other.mark is not unless_marked:
+            found.append(other)
         block = self.block
-        if block is not None and block.parent_op is not None:
-            found.append(block.parent_op)
+        if block is not None:
+            other = block.parent_op
+            if other is not None and other.mark is not unless_marked:
+                found.append(other)
         return found
 
     def position_key(self) -> tuple:

@@ -427,9 +427,8 @@ class Driver:
                 continue  # erased (alive(), inline)
             if op.mark is not token:
                 fresh[op] = None
-            for other in op.adjacent():
-                if other.mark is not token:
-                    fresh[other] = None
+            for other in op.adjacent(token):
+                fresh[other] = None
             if value_rules:
                 for value in op.operands:
                     if value is not None and value.owner is None and value not in queued:
@@ -460,8 +459,9 @@ class Driver:
                     block is not None and block.program is program)
                 after_ops, after_names = (ops, names) if alive_after else ((), ())
             else:
-                after_ops = tuple([op for op in ops if (b := op.block) is not None
-                                   and b.program is program])
+                top = program.block
+                after_ops = tuple([op for op in ops if (b := op.block) is top or (
+                    b is not None and b.program is program)])
                 if len(after_ops) == len(ops):
                     after_ops = ops
         else:
