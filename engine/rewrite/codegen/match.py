@@ -173,7 +173,11 @@ class PlanEmitter:
                 self.emit_line(depth + 1, fail)
         env = "{" + ", ".join(f"{name!r}: {self.scope[name]}" for name in self.order) + "}"
         ops = [self.node_locals[n.index] for n in rule.nodes]
-        if len(ops) > 1:
+        if len(ops) == 2:
+            first, second = ops
+            ops_text = (f"(({first}, {second}) if {first}.is_before({second}) "
+                        f"else ({second}, {first}))")
+        elif len(ops) > 2:
             sorted_ops = self.gen.temp()
             self.emit_line(depth, f"{sorted_ops} = [{', '.join(ops)}]")
             self.emit_line(depth, f"{sorted_ops}.sort(key=position_key)")
