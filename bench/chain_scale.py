@@ -39,7 +39,7 @@ def measure(layers: int, rules) -> dict:
     ops = program.num_ops()
     start = time.perf_counter()
     compiled = compile_rank(program, rules, 0, pp=2, vpp=2, seg_method="MyLinear",
-                            micro_batches=2)
+                            micro_batches=2, trace=False)  # as `rulepass run` without --out
     total = time.perf_counter() - start
     steps = {s.name: s.seconds for s in compiled.steps}
     return {"ops": ops, "parse": parse, "total": total, "steps": steps,

@@ -21,7 +21,7 @@ from rulepass.engine.errors import RuleCompileError
 from rulepass.engine.ir.core import Program
 from rulepass.engine.lang.check import check_value_type
 from rulepass.engine.rewrite.compiled import CompiledPass, Sources, build_rule_set, constant, load_modules
-from rulepass.engine.rewrite.trace import PassStats, applications, applied_counts
+from rulepass.engine.rewrite.trace import PassStats, applications
 
 
 class RunResult:
@@ -30,18 +30,26 @@ class RunResult:
 
     `trace` is given as a tuple, or as the drivers that ran (their records are taken, and made
     into `Application`s when `trace` is first read, so a caller that never reads it pays
-    nothing for it); `applied` counts the applications per rule without reading it."""
+    nothing for it); `applied` counts the applications per rule without reading it (and also
+    when the passes recorded no trace)."""
 
-    __slots__ = ("program", "stats", "_trace", "_records")
+    __slots__ = ("program", "stats", "_trace", "_records", "_counts")
 
     def __init__(self, program: Program, trace, stats: PassStats):
         self.program = program
         self.stats = stats
+        counts: dict = {}
         if isinstance(trace, tuple):
             self._trace, self._records = trace, None
-        else:  # (pass name, entries) of each driver: not the drivers, which hold much more
+            for application in trace:
+                counts[application.rule] = counts.get(application.rule, 0) + 1
+        else:  # (pass name, entries) of each driver: not the drivers, which hold more
             self._trace = None
             self._records = [(driver.pass_name, driver.applications) for driver in trace]
+            for driver in trace:
+                for rule, count in driver.counts.items():
+                    counts[rule] = counts.get(rule, 0) + count
+        self._counts = counts
 
     @property
     def trace(self) -> tuple:
@@ -55,16 +63,10 @@ class RunResult:
     @property
     def applied(self) -> dict:
         """Rule name -> applications, in the order rules first applied."""
-        if self._trace is not None:
-            return applied_counts(list(self._trace))
-        counts: dict = {}
-        for _, entries in self._records:
-            for rule, count in applied_counts(entries).items():
-                counts[rule] = counts.get(rule, 0) + count
-        return counts
+        return dict(self._counts)
 
     def __repr__(self) -> str:
-        return f"RunResult({len(self.trace)} applications)"
+        return f"RunResult({sum(self._counts.values())} applications)"
 
 
 #: Modules registering the Python functions the installed rules call (`rw_functions.function`);
@@ -166,16 +168,17 @@ class RuleSet:
     # ---- running ------------------------------------------------------------------------------
     def run_pass(self, program: Program, name: str, *, trace_positions: bool = False,
                  param_strings: bool = False, timing: bool = False,
-                 provenance: dict | None = None, **params) -> RunResult:
+                 provenance: dict | None = None, trace: bool = True, **params) -> RunResult:
         """Run pass `name` on `program` (in place). Raises RulepassError; on error the program
         is unchanged. `trace_positions`: the trace holds the ops' positions (else -1);
         `timing`: the stats hold each rule's matching time (else 0); `provenance`: a dict
         receiving op -> (pass, rule, file, line) of the latest application that matched or
-        created the op (see `driver.run_pass`)."""
+        created the op (see `driver.run_pass`); `trace`: False records no trace (the result's
+        `trace` is empty; `applied` still counts)."""
         cpass = self.find_pass(name)
         resolved = self.resolve_params(cpass, params, param_strings)
         driver = run_pass(program, cpass, resolved, trace_positions, self.compiled, timing,
-                          provenance)
+                          provenance, trace)
         return RunResult(program, [driver], driver.stats)
 
     def pipeline_steps(self, name: str, params: dict, strings: bool = False) -> list:

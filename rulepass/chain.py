@@ -107,6 +107,8 @@ class ChainState:
     provenance: dict | None = None
     #: whether rule passes trace the positions of the ops they match (``run --out`` writes them)
     trace_positions: bool = False
+    #: whether rule passes record their applications (the steps' ``trace``)
+    trace: bool = True
 
 
 @attrs.frozen
@@ -125,7 +127,7 @@ def rule_pass(name: str, **params: Callable) -> Callable:
 
     def run(state: ChainState):
         return state.rules.run_pass(state.program, name, provenance=state.provenance,
-                                    trace_positions=state.trace_positions,
+                                    trace_positions=state.trace_positions, trace=state.trace,
                                     **{k: f(state) for k, f in params.items()})
 
     return run
@@ -247,7 +249,8 @@ def chain_with(rules: RuleSet, extra=(), skip=()) -> list:
 def compile_rank(forward: Program, rules: RuleSet, rank: int, *, pp: int = 1, vpp: int = 1,
                  seg_method: str = "", micro_batches: int = 1, optimizer: str = "sgd",
                  grads=None, schedule: str = "", extra=(), track: bool = False,
-                 skip=(), after_step=None, trace_positions: bool = False) -> CompiledRank:
+                 skip=(), after_step=None, trace_positions: bool = False,
+                 trace: bool = True) -> CompiledRank:
     """Rewrite a copy of ``forward`` into ``rank``'s dense program (``forward`` is unchanged),
     then check it with the dense verifier. ``schedule``: the pipeline schedule the program will
     run under (ZBH1 and ZBVPP add the split_backward step); ``extra``: (user pass, after step)
@@ -255,14 +258,15 @@ def compile_rank(forward: Program, rules: RuleSet, rank: int, *, pp: int = 1, vp
     ``skip``: steps not to run (see :func:`chain_with`); ``after_step(name, program)``, when
     given, sees the program after every step that ran (``rulepass run --print-ir-after-all /
     --dump-dir``); ``trace_positions``: the rule passes' traces carry the positions of the ops
-    each application matched and left (else -1).
+    each application matched and left (else -1); ``trace``: False records no trace (the steps'
+    ``applied`` counts stay; ``trace_positions`` implies a trace).
 
     Raises the engine's errors (naming the pass, rule and op) when a step fails.
     """
     state = ChainState(forward.clone(), rules, rank, pp, vpp, seg_method, micro_batches,
                        optimizer, grads if grads is not None else load_grad_definitions(),
                        schedule=schedule, provenance={} if track else None,
-                       trace_positions=trace_positions)
+                       trace_positions=trace_positions, trace=trace)
     records: list[StepRecord] = []
     tracked: dict = {}
     with _collector_paused():

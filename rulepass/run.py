@@ -295,7 +295,8 @@ def compile_all(example: Example, options: RunOptions, ranks, single_steps: int 
                                 schedule=options.schedule or par.schedule, extra=options.extra,
                                 track=options.localize, skip=options.skip,
                                 after_step=_for_rank(options.after_step, r),
-                                trace_positions=options.out is not None) for r in ranks}
+                                trace_positions=options.out is not None,
+                                trace=options.out is not None) for r in ranks}
     if single_steps is None:
         return compiled, dist_types(forward)
     single = single_device(example, rules, forward, steps=single_steps,

@@ -32,7 +32,7 @@ from rulepass.engine.lang.check import children
 from rulepass.engine.rewrite.compiled import CompiledPass
 from rulepass.engine.rewrite.functions import REGISTRY, FunctionCalls
 from rulepass.engine.rewrite.changes import Changes, PositionLog
-from rulepass.engine.rewrite.trace import Application, PassStats, applications, applied_counts
+from rulepass.engine.rewrite.trace import Application, PassStats, applications
 
 #: Applications allowed per op of the program (plus a constant for tiny programs).
 BUDGET_PER_OP = 16
@@ -186,6 +186,8 @@ class Driver:
         self.state_checks = (min(2 * self.size + 32, self.budget // 2), self.budget // 2)
         self.states: dict[str, int] = {}
         self.applied = 0
+        #: rule name -> applications, in the order rules first applied
+        self.counts: dict[str, int] = {}
         self.pass_name = cpass.name
         # id(rule) -> (name, file, line, stats record): read once, not at every application.
         self.rule_info: dict[int, tuple] = {}
@@ -204,9 +206,9 @@ class Driver:
         return self.applications
 
     def applied_counts(self) -> dict:
-        """Rule name -> applications recorded in the trace, in the order rules first applied
-        (without making the trace's `Application`s)."""
-        return applied_counts(self.applications)
+        """Rule name -> applications, in the order rules first applied (kept whether or not the
+        trace is)."""
+        return dict(self.counts)
 
     def index_size(self) -> int:
         """Ops in the program (nested included) when the pass started."""
@@ -400,6 +402,8 @@ class Driver:
                 rule=rule.name, pass_name=self.cpass.name)
         record.applied += 1
         self.applied += 1
+        counts = self.counts
+        counts[name] = counts.get(name, 0) + 1
         if queued is not None:  # a sweep cannot cycle: nothing to name in a "did not converge"
             self.recent.append((name, ops))
         program = self.program

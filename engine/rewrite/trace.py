@@ -184,16 +184,6 @@ def applications(pass_name: str, entries: list) -> list[Application]:
     return entries
 
 
-def applied_counts(entries: list) -> dict:
-    """Rule name -> applications in `entries` (as `applications` takes them), in the order the
-    rules first applied."""
-    counts: dict = {}
-    for entry in entries:
-        rule = entry[0] if type(entry) is tuple else entry.rule
-        counts[rule] = counts.get(rule, 0) + 1
-    return counts
-
-
 @functools.lru_cache(maxsize=1)
 def _roots() -> tuple:
     # the project (the folder holding the installed rules/), then the working folder
