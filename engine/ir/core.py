@@ -70,10 +70,14 @@ class Operation:
                regions=()) -> "Operation":
         """A detached op reading ``operands`` (values or ``None``) with one result per type."""
         op = cls(name)
-        for v in operands:
-            op._append_operand(v)
+        values = op._operands = list(operands)
+        uses = op._operand_uses = [None] * len(values)
+        for i, v in enumerate(values):  # _append_operand, for each
+            if v is not None:
+                use = uses[i] = Use(op, i)
+                v._uses[use] = None
         op.results = [Value(t, op, i) for i, t in enumerate(result_types)]
-        op.attributes = dict(attributes or {})
+        op.attributes = dict(attributes) if attributes else {}
         op.dist_attr = dist_attr
         for r in regions:
             op.add_region(r)
@@ -430,8 +434,9 @@ class Block:
         else:
             self._renumber()
         # An op relinked by an undo got its operand uses dropped when it was unlinked.
-        op._restore_operand_uses()
-        prog = self.program
+        if None in op._operand_uses:
+            op._restore_operand_uses()
+        prog = self._program or self.program
         if prog is not None:
             prog.structure_version += 1
             if record and prog._journal is not None:
@@ -441,7 +446,7 @@ class Block:
                 prog.observer.op_inserted(op)
 
     def _unlink(self, op: Operation, record: bool = True) -> None:
-        prog = self.program
+        prog = self._program or self.program
         if prog is not None:
             prog.structure_version += 1
             if prog.observer is not None:

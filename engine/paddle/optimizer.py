@@ -62,7 +62,7 @@ def _dist(program_op_mesh, operands, results, chunk_id=-1, required=None):
     required = required or {}
     entries = (tuple([required.get(i, dist_attr_of_type(v.type) if v is not None else NULL_DIST)
                       for i, v in enumerate(operands)]),
-               tuple([dist_attr_of_type(t) if t != NULL_TYPE else NULL_DIST for t in results]))
+               tuple([dist_attr_of_type(t) for t in results]))  # a null type's is NULL_DIST
     key = (id(program_op_mesh), tuple(map(id, entries[0])), tuple(map(id, entries[1])),
            chunk_id)
     found = _DISTS.get(key)
