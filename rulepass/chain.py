@@ -263,13 +263,13 @@ def compile_rank(forward: Program, rules: RuleSet, rank: int, *, pp: int = 1, vp
 
     Raises the engine's errors (naming the pass, rule and op) when a step fails.
     """
-    state = ChainState(forward.clone(), rules, rank, pp, vpp, seg_method, micro_batches,
-                       optimizer, grads if grads is not None else load_grad_definitions(),
-                       schedule=schedule, provenance={} if track else None,
-                       trace_positions=trace_positions, trace=trace)
     records: list[StepRecord] = []
     tracked: dict = {}
-    with _collector_paused():
+    with _collector_paused():  # the copy too: the collector would walk the heap while it grows
+        state = ChainState(forward.clone(), rules, rank, pp, vpp, seg_method, micro_batches,
+                           optimizer, grads if grads is not None else load_grad_definitions(),
+                           schedule=schedule, provenance={} if track else None,
+                           trace_positions=trace_positions, trace=trace)
         _run_steps(state, records, chain_with(rules, extra, skip), tracked if track else None,
                    after_step)
     verify(state.program, dense=True)
