@@ -60,14 +60,16 @@ from rulepass.engine.pir.verify import verify
 
 @attrs.define
 class StepRecord:
-    """One step of the chain: its name, what it applied (rule → count for rule passes), seconds,
-    and the trace of rule applications (rule passes only: `trace`, made from the pass's
+    """One step of the chain: its name, what it applied (rule → count for rule passes), seconds
+    (wall clock; `cpu_seconds`: this process's CPU time, what a benchmark on a shared machine
+    reads), and the trace of rule applications (rule passes only: `trace`, made from the pass's
     `result` when first read)."""
 
     name: str
     applied: dict
     seconds: float
     result: object = None
+    cpu_seconds: float = 0.0
 
     @property
     def trace(self) -> tuple:
@@ -349,13 +351,13 @@ def _run_steps(state: ChainState, records: list, steps=CHAIN, tracked: dict | No
                                      for r in op.results}
         if not step.when(state):
             continue
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         outcome = step.run(state)
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         if isinstance(outcome, dict):
-            records.append(StepRecord(step.name, outcome, seconds))
+            records.append(StepRecord(step.name, outcome, seconds, cpu_seconds=cpu))
         else:  # a rule pass's RunResult
-            records.append(StepRecord(step.name, outcome.applied, seconds, outcome))
+            records.append(StepRecord(step.name, outcome.applied, seconds, outcome, cpu))
         if tracked is not None and step.name == ORIGIN_STEP:
             tracked["origins"] = origin_keys(state.program, forward_index)
         if after_step is not None:

@@ -74,8 +74,8 @@ class Value:
     def set_type(self, t) -> None:
         """Change this value's type (``retype``); journaled."""
         old = self.type
-        if old is t or old == t:
-            return
+        if old is t or (type(old) is type(t) and old == t):
+            return  # (types of two classes are never equal: no field-by-field test for them)
         self.type = t
         prog = self._program()
         if prog is not None:

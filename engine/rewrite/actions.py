@@ -364,9 +364,7 @@ class Rewriter:
                 raise EvalError(f"retype takes a value, got {describe(value)}", action.span)
         new = type_value if type(type_value) in TYPE_CLASSES else as_type(type_value,
                                                                             action.type.span)
-        old = value.type
-        if old is not new and old != new:
-            value.set_type(new)  # journaled, kwargs included; reported to the observer
+        value.set_type(new)  # unless equal; journaled, kwargs included; reported
 
     def do_ForAction(self, action: A.ForAction, env: dict) -> None:
         """`for x in xs [where e] { ... }` over a snapshot of the list."""
