@@ -43,9 +43,10 @@ class RunResult:
             self._trace, self._records = trace, None
             for application in trace:
                 counts[application.rule] = counts.get(application.rule, 0) + 1
-        else:  # (pass name, entries) of each driver: not the drivers, which hold more
+        else:  # (pass name, entries, erased ops) of each driver: not the drivers
             self._trace = None
-            self._records = [(driver.pass_name, driver.applications) for driver in trace]
+            self._records = [(driver.pass_name, driver.applications, driver.erased)
+                             for driver in trace]
             for driver in trace:
                 for rule, count in driver.counts.items():
                     counts[rule] = counts.get(rule, 0) + count
@@ -55,8 +56,8 @@ class RunResult:
     def trace(self) -> tuple:
         """The applications in order."""
         if self._trace is None:
-            self._trace = tuple(a for name, entries in self._records
-                                for a in applications(name, entries))
+            self._trace = tuple(a for name, entries, erased in self._records
+                                for a in applications(name, entries, erased))
             self._records = None
         return self._trace
 

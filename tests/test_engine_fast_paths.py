@@ -238,3 +238,36 @@ def test_op_list_is_the_walk_and_adjacent_filters_marks():
     branch.mark = token
     assert branch not in data.adjacent(token) and leaf.adjacent(token) == [data]
     branch.mark = None
+
+
+LATER = """
+pass later {
+  # matches two ops, erases one of them: only the other outlives the application
+  rule drop_reader priority 2 { match { o = t.a(x)  p = t.b(o) } where has(p.drop)
+    rewrite { replace p with o  erase p } }
+  # matches two ops and erases neither; a later application erases one of them
+  rule tag priority 1 { match { o = t.a(x)  q = t.c(o) } where not has(q.tagged)
+    rewrite { set q.tagged = true } }
+  rule sweep_c { match { q = t.c(y) } where has(q.tagged) and uses(q) == 0 rewrite { erase q } }
+}
+"""
+
+
+def test_lazy_trace_records_say_which_ops_outlived_each_application():
+    """The trace kept as the matched ops (no op made) says an op outlived an application when
+    it was erased by a later one, and not when that application erased it: what the trace
+    with positions, made eagerly, says."""
+    rule_set = load_rules_text(LATER, "later.rw")
+    text = ("{\n"
+            f'    (%0) = "pd_op.data" () {{name:"x"}} : () -> {T}\n'
+            f'    (%1) = "t.a" (%0) {{}} : ({T}) -> {T}\n'
+            f'    (%2) = "t.b" (%1) {{drop:true}} : ({T}) -> {T}\n'
+            f'    (%3) = "t.c" (%1) {{}} : ({T}) -> {T}\n'
+            "}\n")
+    lazy = rule_set.run_pass(parse_program(text), "later").trace
+    eager = rule_set.run_pass(parse_program(text), "later", trace_positions=True).trace
+    names = [(a.rule, [n for _, n in a.before], [n for _, n in a.after]) for a in lazy]
+    assert names == [(a.rule, [n for _, n in a.before], [n for _, n in a.after]) for a in eager]
+    assert names == [("drop_reader", ["t.a", "t.b"], ["t.a"]),
+                     ("tag", ["t.a", "t.c"], ["t.a", "t.c"]),
+                     ("sweep_c", ["t.c"], [])]

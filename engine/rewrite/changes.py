@@ -33,7 +33,8 @@ class Changes(Observer):
     next application. Structural changes are also logged in `positions` (a `PositionLog`) when
     the trace asks for positions."""
 
-    __slots__ = ("count", "touched", "reindex", "created", "positions", "join_keys", "revisits")
+    __slots__ = ("count", "touched", "reindex", "created", "positions", "join_keys", "revisits",
+                 "erased", "stamp")
 
     def __init__(self, positions: "PositionLog | None" = None, join_keys=None,
                  revisits: bool = True):
@@ -41,6 +42,9 @@ class Changes(Observer):
         # None: every attribute change re-files its op
         self.join_keys = frozenset(join_keys) if join_keys is not None else None
         self.revisits = revisits
+        #: op -> `stamp` of the application that erased it, when a dict is given (the trace)
+        self.erased: dict | None = None
+        self.stamp = 0
         self.count = 0
         self.touched: dict = {}
         self.reindex: dict = {}
@@ -68,6 +72,8 @@ class Changes(Observer):
 
     def op_erased(self, op) -> None:
         self.count += 1
+        if self.erased is not None:
+            self.erased[op] = self.stamp
         if self.revisits:
             touched = self.touched
             for value in op.operands:

@@ -172,6 +172,10 @@ class Driver:
         # made into one when `trace` is first read
         self.applications: list = []
         self.raw = False  # whether `applications` holds tuples still
+        #: op -> the index in `applications` of the application that erased it (traced
+        #: without positions: the trace reads it to tell which matched ops outlived each)
+        self.erased: dict | None = {} if self.tracing and not trace_positions else None
+        self.changes.erased = self.erased
         self.ctx = Context(program, params)
         self.ctx.functions = FunctionCalls(program, called_functions(cpass),
                                            constant_calls(cpass, self.ctx))
@@ -201,7 +205,7 @@ class Driver:
     def trace(self) -> list[Application]:
         """One `Application` per rule application, in order (empty unless `tracing`)."""
         if self.raw:
-            applications(self.pass_name, self.applications)
+            applications(self.pass_name, self.applications, self.erased)
             self.raw = False
         return self.applications
 
@@ -389,6 +393,7 @@ class Driver:
         asked = log.ask(ops) if log is not None else None
         changes = self.changes
         changes.reset()
+        changes.stamp = len(self.applications)  # this application's entry, in `erased`
         functions = self.ctx.functions
         if not functions.ready:
             functions.before_change()
@@ -408,8 +413,15 @@ class Driver:
             self.recent.append((name, ops))
         program = self.program
         created = changes.created
-        if self.tracing or log is not None or self.provenance is not None:
-            self.record(found, info, asked, created)
+        if log is None and self.tracing and not created:
+            # the common case: kept as the ops matched, their names and whether they outlive
+            # the application read when the trace is (`erased` says when each op went)
+            self.applications.append((name, file, line, ops))
+            self.raw = True
+            if self.provenance is not None:
+                self.record(found, info, asked, created, trace=False)
+        elif self.tracing or self.provenance is not None:
+            self.record(found, info, asked, created, trace=self.tracing)
         if changes.reindex:
             refresh = self.index.refresh
             top = program.block
@@ -448,7 +460,7 @@ class Driver:
             queued[value] = None
             queue.append(value)
 
-    def record(self, found: Match, info: tuple, asked, created: list) -> None:
+    def record(self, found: Match, info: tuple, asked, created: list, trace: bool) -> None:
         """The trace entry of an application (and the provenance of its ops), when asked for:
         a tuple of the ops' names (and, when positions are traced, the lists the position log
         fills at the end of the pass), made an `Application` when the trace is read."""
@@ -475,7 +487,7 @@ class Driver:
             if len(after_ops) > 1:
                 after_ops.sort(key=Operation.position_key)
         name, file, line = info[0], info[1], info[2]
-        if self.tracing:
+        if trace:
             # op names, not ops: the trace keeps no erased op alive
             if names is None:
                 names = tuple([op.name for op in ops])

@@ -149,6 +149,18 @@ _JSON_PARTS: dict = {}
 _NAMES: dict = {}
 
 
+def _outlived(op, index: int, erased: dict) -> bool:
+    """Whether `op` was still in the program after application `index`: neither it nor an op
+    holding it was erased by then."""
+    while op is not None:
+        when = erased.get(op)
+        if when is not None and when <= index:
+            return False
+        block = op.block
+        op = block.parent_op if block is not None else None
+    return True
+
+
 def _ops_json(ops: tuple) -> str:
     """`[{"name": ..., "position": ...}, ...]` as `json.dumps` writes the list of dicts."""
     if not ops:
@@ -163,13 +175,21 @@ def _ops_json(ops: tuple) -> str:
     return "[" + ", ".join(parts) + "]"
 
 
-def applications(pass_name: str, entries: list) -> list[Application]:
-    """`entries` (a driver's record: `Application`s, or tuples (rule, file, line, names of the
-    ops before, names of the ops after[, their positions before, their positions after]) made
-    cheaply at each application) as `Application`s of pass `pass_name`, in place."""
+def applications(pass_name: str, entries: list, erased: dict | None = None) -> list[Application]:
+    """`entries` (a driver's record: `Application`s, or tuples made cheaply at each application:
+    (rule, file, line, the ops matched) — the ops after are those of them still in the program,
+    `erased` telling the index of the entry whose application erased an op —, or (rule, file,
+    line, names of the ops before, names of the ops after[, their positions before, their
+    positions after])) as `Application`s of pass `pass_name`, in place."""
     for i, entry in enumerate(entries):
         if type(entry) is tuple:
-            if len(entry) == 5:
+            if len(entry) == 4:
+                rule, file, line, ops = entry
+                before = tuple([(-1, op.name) for op in ops])
+                after = tuple([(-1, op.name) for op in ops if _outlived(op, i, erased)])
+                entries[i] = Application(pass_name, rule, file, line, before,
+                                         before if len(after) == len(before) else after)
+            elif len(entry) == 5:
                 rule, file, line, before, after = entry
                 before_pairs = tuple([(-1, name) for name in before])
                 entries[i] = Application(
