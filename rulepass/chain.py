@@ -56,6 +56,7 @@ from rulepass.engine.paddle.optimizer import append_optimizer
 from rulepass.engine.paddle.partition import create_process_groups, insert_reshards
 from rulepass.engine.paddle.grad import load_grad_definitions
 from rulepass.engine.pir.verify import verify
+from rulepass.runtime.sharding import dist_types
 
 
 @attrs.define
@@ -89,6 +90,11 @@ class CompiledRank:
     origins: dict | None = None
     placements: dict | None = None
     provenance: dict | None = None
+    #: ``{"parameters": {name: type}, "data": {name: type}}``: the dist types of the rank's
+    #: parameters and inputs just before ``dist_to_dense`` (after ``complete_chunk_id`` moved
+    #: them: under VPP a layer's tensor-parallel weight may sit on another stage than the forward
+    #: program says), what the rank's pieces of the global arrays are cut by
+    dist_types: dict | None = None
 
 
 @attrs.define
@@ -267,16 +273,17 @@ def compile_rank(forward: Program, rules: RuleSet, rank: int, *, pp: int = 1, vp
     """
     records: list[StepRecord] = []
     tracked: dict = {}
+    types: dict = {}
     with _collector_paused():  # the copy too: the collector would walk the heap while it grows
         state = ChainState(forward.clone(), rules, rank, pp, vpp, seg_method, micro_batches,
                            optimizer, grads if grads is not None else load_grad_definitions(),
                            schedule=schedule, provenance={} if track else None,
                            trace_positions=trace_positions, trace=trace)
         _run_steps(state, records, chain_with(rules, extra, skip), tracked if track else None,
-                   after_step)
+                   after_step, types)
     verify(state.program, dense=True)
     return CompiledRank(rank, state.program, records, tracked.get("origins"),
-                        tracked.get("placements"), state.provenance)
+                        tracked.get("placements"), state.provenance, types or None)
 
 
 def single_device_program(forward: Program, rules: RuleSet, *, pp: int = 1, vpp: int = 1,
@@ -342,13 +349,15 @@ def _collector_paused():
 
 
 def _run_steps(state: ChainState, records: list, steps=CHAIN, tracked: dict | None = None,
-               after_step=None) -> None:
+               after_step=None, types: dict | None = None) -> None:
     forward_index = ({op: i for i, op in enumerate(state.program.block)} if tracked is not None
                      else None)
     for step in steps:
         if tracked is not None and step.name == "dist_to_dense":
             tracked["placements"] = {r: r.type for op in state.program.walk()
                                      for r in op.results}
+        if types is not None and step.name == "dist_to_dense":
+            types.update(dist_types(state.program))
         if not step.when(state):
             continue
         start, cpu = time.perf_counter(), time.process_time()

@@ -92,6 +92,32 @@ def check_parallel_config(program, parallel, config_file: str) -> None:
                              f"{len(stages)} stage mesh(es) of {size} rank(s) each", config_file)
 
 
+def pipeline_stages(program, world_size: int, pp: int) -> list[int]:
+    """Every rank's pipeline stage (``stages[rank]``) from the program's meshes: the stage meshes
+    are the ``pp`` disjoint meshes of ``world_size / pp`` ranks, stage ``i`` the one holding the
+    ``i``-th smallest first rank (``get_mesh_with_dim("pp", i)`` holds rank ``i * stride(pp)``
+    and larger). That is the rank's coordinate along ``pp`` whatever the mesh's dimension order
+    (``["dp", "pp"]`` puts ranks 0 and 2 on stage 0); ``rank // (world_size / pp)``, Paddle's
+    stage-major layout, when the program's meshes do not say."""
+    if pp <= 1:
+        return [0] * world_size
+    size = world_size // pp
+    candidates = sorted({tuple(sorted(mesh.process_ids)) for mesh in program_meshes(program)
+                         if len(mesh.process_ids) == size})
+    chosen, seen = [], set()
+    for ids in candidates:
+        if seen.isdisjoint(ids):
+            chosen.append(ids)
+            seen.update(ids)
+    if len(chosen) != pp or seen != set(range(world_size)):
+        return [rank // size for rank in range(world_size)]
+    stages = [0] * world_size
+    for stage, ids in enumerate(chosen):
+        for rank in ids:
+            stages[rank] = stage
+    return stages
+
+
 def program_parameters(program) -> dict:
     """{parameter_name: its type} of the ``builtin.parameter`` ops of ``program``."""
     return {op.attributes["parameter_name"]: op.results[0].type for op in program.walk()

@@ -117,7 +117,9 @@ def rederive_micro_batches(example, forward: Program, micro_batches: int) -> Non
     """Rebatch `example`'s parsed forward program for `micro_batches` micro-batches (in place).
 
     The global batch is dim 1 of the example's ``data.npz`` arrays (``[steps, batch, ...]``).
-    Raises ExampleError when `micro_batches` does not divide it."""
+    Raises ExampleError when `micro_batches` does not divide it, or when a fed input sharded
+    along the batch (``Shard(0)``, data parallelism) could not split the new micro-batch evenly
+    over its ranks (a rank would get fewer samples than another, or none)."""
     captured = example.parallel.micro_batches
     if micro_batches == captured:
         return
@@ -129,4 +131,15 @@ def rederive_micro_batches(example, forward: Program, micro_batches: int) -> Non
     if batch % micro_batches or batch % captured:
         raise ExampleError(f"--micro-batches {micro_batches} does not divide the global batch of "
                            f"{batch} samples of {example.path.name}; choose a divisor of {batch}")
-    rebatch(forward, batch // captured, batch // micro_batches, str(example.path / "forward.pir"))
+    size = batch // micro_batches
+    for op in forward.block:
+        t = op.results[0].type if _is_fed(op) else None
+        if isinstance(t, DistTensorType) and t.dims_mapping and t.dims_mapping[0] >= 0:
+            ranks = t.mesh.shape[t.dims_mapping[0]]
+            if size % ranks:
+                raise ExampleError(
+                    f"--micro-batches {micro_batches} makes micro-batches of {size} samples, which "
+                    f"the {ranks} ranks sharing input {op.attr('name')!r} along the batch "
+                    f"(Shard(0)) cannot split evenly; choose M with {batch} / M divisible by "
+                    f"{ranks}")
+    rebatch(forward, batch // captured, size, str(example.path / "forward.pir"))

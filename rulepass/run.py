@@ -29,6 +29,7 @@ import attrs
 import numpy as np
 
 from rulepass.chain import CompiledRank, compile_rank
+from rulepass.checks import pipeline_stages
 from rulepass.engine.api import load_rules
 from rulepass.engine.paddle.optimizer import optimizer_state_initial_values
 from rulepass.engine.pir.parse import parse_program
@@ -107,12 +108,21 @@ class RunResult:
     micro_batches: int
     single: SingleDevice
     localize: dict | None = None
+    stages: list = attrs.field(factory=list)  # stages[rank]: its pipeline stage
 
 
 def stage_of(rank: int, world_size: int, pp: int) -> int:
     """A rank's pipeline stage: meshes are laid out ``pp`` × the rest, stage-major (Paddle's
     ``ProcessMesh(np.arange(world).reshape(pp, ...))``)."""
     return rank // (world_size // pp)
+
+
+def example_stages(example: Example) -> list[int]:
+    """``stages[rank]`` of the example: from its forward program's stage meshes
+    (:func:`~rulepass.checks.pipeline_stages`; a ``["dp", "pp"]`` plan's stages are not
+    stage-major)."""
+    par = example.parallel
+    return pipeline_stages(parse_program(example.forward_text), par.world_size, par.pp)
 
 
 def within(ours, reference, rtol: float, atol: float) -> bool:
@@ -178,19 +188,26 @@ class RankRecord:
     tensor_errors: dict = attrs.field(factory=dict)
     #: this rank's pieces of the parameters after training (for ``--out``'s params_final.npz)
     final_params: dict = attrs.field(factory=dict)
+    #: the dist types those pieces were cut by (the rank's own: VPP may move a parameter)
+    param_types: dict = attrs.field(factory=dict)
 
 
 class RankSetup:
     """What one rank needs to run, built from the example and its compiled program."""
 
     def __init__(self, example: Example, compiled: CompiledRank, types: dict, schedule: str,
-                 micro_batches: int):
+                 micro_batches: int, stages: list[int] | None = None):
         self.example = example
         self.compiled = compiled
         self.rank = compiled.rank
-        self.types = types
+        # the rank's own dist types where the chain recorded them (VPP moves parameters)
+        own = compiled.dist_types or {}
+        self.types = {**types, **{k: {**types.get(k, {}), **own.get(k, {})}
+                                  for k in ("parameters", "data")}}
         par = example.parallel
-        self.stage = stage_of(self.rank, par.world_size, par.pp)
+        self.stages = stages or [stage_of(r, par.world_size, par.pp)
+                                 for r in range(par.world_size)]
+        self.stage = self.stages[self.rank]
         names = [op.attributes["parameter_name"] for op in compiled.program.walk()
                  if op.name == "builtin.parameter"]
         state = optimizer_state_initial_values(compiled.program)
@@ -201,7 +218,7 @@ class RankSetup:
         scope = {}
         for name in names:
             if name in example.params:
-                t = types["parameters"].get(name)
+                t = self.types["parameters"].get(name)
                 value = example.params[name]
                 try:
                     scope[name] = np.array(local_piece(value, t, self.rank) if t is not None
@@ -273,8 +290,10 @@ class RankSetup:
                 trace.append(item)
         final = {name: np.asarray(value) for name, value in self.scope.items()
                  if name in self.example.params}
+        types = {name: self.types["parameters"][name] for name in final
+                 if name in self.types["parameters"]}
         return RankRecord(self.rank, errors, ok, applied, print_program(self.compiled.program),
-                          trace, single_errors, single_ok, tensor_errors, final)
+                          trace, single_errors, single_ok, tensor_errors, final, types)
 
 
 def compile_all(example: Example, options: RunOptions, ranks, single_steps: int | None = None
@@ -393,6 +412,8 @@ def write_outputs(out: Path, records: list, events: list, report: Report,
         from rulepass.outputs import write_run_extras
 
         types = dist_types(parse_program(example.forward_text))["parameters"]
+        for record in records:  # the ranks' own types where VPP moved a parameter
+            types.update(record.param_types)
         summary = {"run": write_run_extras(out, example, options or RunOptions(), records,
                                            events, report, types), **summary}
     write_text(out / "summary.json", json.dumps(summary, indent=1, default=str) + "\n")
@@ -409,7 +430,8 @@ def run_local(example: Example, options: RunOptions, progress=None) -> RunResult
     micro_batches = options.micro_batches or par.micro_batches
     steps = min(options.steps or example.steps, example.steps)
     compiled, types, single = compile_all(example, options, range(par.world_size), steps)
-    setups = [RankSetup(example, compiled[r], types, schedule, micro_batches)
+    stages = example_stages(example)
+    setups = [RankSetup(example, compiled[r], types, schedule, micro_batches, stages)
               for r in range(par.world_size)]
     localizer = (Localizer(single.recorder, example.rtol, example.atol) if options.localize
                  else None)
@@ -428,7 +450,8 @@ def run_local(example: Example, options: RunOptions, progress=None) -> RunResult
                                   lambda _step, m: s.feeds(step, m), stage=program.stage)
             return run_rank(shifted, communicator, steps=1, schedule=schedule if par.pp > 1
                             else None, num_stages=par.pp, micro_batches=micro_batches,
-                            vpp=par.vpp, process_groups=groups, observer=observer)
+                            vpp=par.vpp, process_groups=groups, observer=observer,
+                            stages=stages)
 
         results = run_ranks(par.world_size, body)
         for r, result in enumerate(results):
@@ -442,7 +465,7 @@ def run_local(example: Example, options: RunOptions, progress=None) -> RunResult
             progress(step)
     records = [s.record(single.float32.params) for s in setups]
     return RunResult(records, mean_losses(outputs), comm, events, schedule, micro_batches,
-                     single, localizer.result() if localizer is not None else None)
+                     single, localizer.result() if localizer is not None else None, stages)
 
 
 def run_distributed(example: Example, options: RunOptions, progress=None):
@@ -468,7 +491,8 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
     micro_batches = options.micro_batches or par.micro_batches
     steps = min(options.steps or example.steps, example.steps)
     compiled, types, single = compile_all(example, options, [rank], steps)
-    setup = RankSetup(example, compiled[rank], types, schedule, micro_batches)
+    stages = example_stages(example)
+    setup = RankSetup(example, compiled[rank], types, schedule, micro_batches, stages)
     groups = compiled[rank].program.process_groups
     xp, factory = chosen.array_module(), chosen.communicator()
     if xp is not None:
@@ -491,7 +515,7 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
             result = run_rank(shifted, communicator, steps=1,
                               schedule=schedule if par.pp > 1 else None, num_stages=par.pp,
                               micro_batches=micro_batches, vpp=par.vpp, process_groups=groups,
-                              xp=xp)
+                              xp=xp, stages=stages)
             outputs.extend([{k: float(np.asarray(v.get() if hasattr(v, "get") else v))
                              for k, v in o.items() if k.startswith("loss")}
                             for o in mb] for mb in result.outputs)
@@ -513,4 +537,5 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
         return None
     losses = mean_losses([g[1] for g in gathered])
     return RunResult([g[0] for g in gathered], losses, [g[3] for g in gathered],
-                     [e for g in gathered for e in g[2]], schedule, micro_batches, single)
+                     [e for g in gathered for e in g[2]], schedule, micro_batches, single,
+                     stages=stages)

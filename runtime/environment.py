@@ -92,12 +92,26 @@ class Environment:
     def __init__(self, use_counts: Mapping[Any, int], *, measure_bytes: bool = False,
                  made_for: Any = None):
         self.cells: dict[Any, Cell] = {}
-        self.remaining: dict[Any, int] = dict(use_counts)
+        self._counts = use_counts  # copied into ``remaining`` when first counted down
+        self._remaining: dict[Any, int] | None = None
         self.measure_bytes = measure_bytes
         self.made_for = made_for
         self.peak_live_values = 0
         self.peak_live_bytes = 0
         self.freed = 0
+
+    @property
+    def remaining(self) -> dict[Any, int]:
+        """value -> reads still to come here (absent: none); a copy of the counts the
+        environment was made with, made when first asked for (a run that frees by a table made
+        with its plan never asks)."""
+        if self._remaining is None:
+            self._remaining = dict(self._counts)
+        return self._remaining
+
+    def spent(self) -> None:
+        """Every read counted in the environment has happened (a run by a free table)."""
+        self._remaining = {}
 
     def __contains__(self, value: Any) -> bool:
         return value in self.cells

@@ -77,9 +77,13 @@ from . import kernels as _kernels  # noqa: F401  (importing registers the kernel
 from rulepass.runtime.comm.collectives import CommAbortedError, Communicator
 from rulepass.runtime.comm.ops import COMMUNICATION_OPS, REDUCE_TYPES, default_p2p_key
 from .environment import Environment, ScopeCell
+from .kernels.lean import lean_namespace
 from .kernels.operands import dtype_from_name
 from .kernels.registry import KERNELS
-from .plan import STATIC_RESULT, Observer, OpStep, bound_call, plan_op, run_steps, run_steps_observed
+from .loop import Observer, run_steps, run_steps_observed
+from .plan import (InputChecks, OpStep, SequencePlan, bound_call, bound_kernel, free_table,
+                   plan_op)
+from .unrolled import unroll
 from .structure_ops import STRUCTURE_OPS, persistable_data
 
 __all__ = [
@@ -185,7 +189,8 @@ class Executor:
         rank: this rank's global rank (for messages).
         communicator: the rank's Communicator; needed only when the program communicates.
         xp: array namespace (default ``array_api_compat.numpy``; pass ``array_api_compat.cupy``
-            for GPUs).
+            for GPUs). The kernels run in its lean form (:mod:`rulepass.runtime.kernels.lean`,
+            the ``xp`` attribute): the same functions, with fewer Python layers for NumPy.
         process_groups: ring_id -> global ranks, used for rings the program's own header lacks.
         source: a file name shown in error messages.
         observer: ``observer(op, results: tuple)``, called after each op of every run with the
@@ -193,12 +198,21 @@ class Executor:
             ``observer`` attribute. None (the default) costs nothing.
 
     The program is planned when the executor is built (:mod:`rulepass.runtime.plan`): each op's
-    kernel or handler, operands, freeing and result checks are resolved once, in ``steps``.
+    kernel or handler, operands, freeing and result checks are resolved once, in ``steps``. The
+    loop of :mod:`rulepass.runtime.loop` runs them; from the second run of the same ops in an
+    environment of their own (``unroll_after``), one closure per op does
+    (:mod:`rulepass.runtime.unrolled`), with the same results and errors.
 
     Raises:
         UnsupportedOpError: an op has no handler (listed with its line), before anything runs.
         ExecutionError: a result type names a dtype the array namespace lacks.
     """
+
+    unroll_after: int | None = 1
+    """Own-environment runs of an index sequence by the loop before its steps are unrolled into
+    one function (``unrolled.unroll``) for the runs after (0: from the first); None: never.
+    One run of a program then pays for no unrolling; a training loop runs the unrolled steps
+    from its second step."""
 
     def __init__(self, program: Program, *, rank: int = 0, communicator: Communicator | None = None,
                  xp: Any = None, process_groups: Mapping[int, Sequence[int]] | None = None,
@@ -206,7 +220,9 @@ class Executor:
         self.program = program
         self.rank = rank
         self.communicator = communicator
-        self.xp = xp if xp is not None else compat_numpy
+        # the kernels get xp's lean form (kernels/lean.py: the same results, fewer Python
+        # layers per call); a namespace it does not know is used as it is
+        self.xp = lean_namespace(xp if xp is not None else compat_numpy)
         self.source = source
         self.process_groups: dict[int, tuple[int, ...]] = {
             int(k): tuple(int(r) for r in v) for k, v in (process_groups or {}).items()
@@ -221,14 +237,16 @@ class Executor:
         self._attrs = [{k: to_python(v) for k, v in op.attributes.items()} for op in self.ops]
         # The plan: every op resolved once (see runtime/plan.py); result types the namespace
         # cannot check are reported here, before anything runs.
-        self.steps: list[OpStep] = [
-            plan_op(op, i, bound_call(op, self.xp, self._attrs[i], self.fail), self.xp,
-                    self._in_place_pairs(op), op.name in _SCOPE_READERS, self.fail)
-            for i, op in enumerate(self.ops)]
+        self.steps: list[OpStep] = []
+        for i, op in enumerate(self.ops):
+            kernel = bound_kernel(op, self.xp, self._attrs[i], self.fail)
+            self.steps.append(plan_op(
+                op, i, bound_call(op, self.xp, self._attrs[i], self.fail, kernel), self.xp,
+                self._in_place_pairs(op), op.name in _SCOPE_READERS, self.fail, kernel))
         # Per op, what check_inputs must look at: data/parameter ops and kwarg operands.
         self._sources = [op.name in _SOURCE_OPS or any(
             v is not None and v.owner is None for v in op.operands) for op in self.ops]
-        self._plans: dict[tuple, tuple[list[OpStep], list[int]]] = {}
+        self._plans: dict[tuple, SequencePlan] = {}
         self._every_op = tuple(range(len(self.ops)))
         self._use_counts: dict[tuple, Counter] = {}
 
@@ -302,29 +320,34 @@ class Executor:
         # Environment copies the counts it is given
         return Environment(self._counts(key), measure_bytes=measure_bytes, made_for=key)
 
-    def _plan(self, indices: Iterable[int]) -> tuple:
-        """``(key, steps, sources, frees)`` for the ops at ``indices``, made once per distinct
-        index sequence (a pipeline runs the same jobs every step): the steps, the positions
-        check_inputs looks at, and per step the values to drop after it when the run has an
-        environment of its own (each value after its last read here, a result no op here
-        reads right after its op)."""
+    def _plan(self, indices: Iterable[int]) -> SequencePlan:
+        """The :class:`~rulepass.runtime.plan.SequencePlan` of the ops at ``indices``, made once per distinct index sequence
+        (a pipeline runs the same jobs every step)."""
         key = indices if isinstance(indices, tuple) else tuple(indices)
         plan = self._plans.get(key)
         if plan is None:
             steps = [self.steps[i] for i in key]
-            last: dict = {}
-            for position, step in enumerate(steps):
-                for value, _ in step.reads:
-                    last[value] = position
-            frees: list[list] = [[] for _ in steps]
-            for value, position in last.items():
-                frees[position].append(value)
-            for position, step in enumerate(steps):
-                frees[position].extend(r for r in step.results if r not in last)
-            plan = (key, steps, [i for i in key if self._sources[i]],
-                    [tuple(f) for f in frees])
+            plan = SequencePlan(key, steps, self._input_checks(key), free_table(steps))
             self._plans[key] = plan
         return plan
+
+    def _input_checks(self, key: tuple) -> tuple:
+        """What check_inputs verifies for the ops at ``key``, resolved once: per op that reads
+        a data input, a parameter or a kwarg, ``(op, data name or None, persistable data,
+        parameter name or None, kwargs)`` with ``kwargs`` its kwarg operands as ``(value,
+        name, persistable)`` (an :class:`InputChecks`)."""
+        checks = []
+        for i in key:
+            if not self._sources[i]:
+                continue
+            op, attrs = self.ops[i], self._attrs[i]
+            data = attrs.get("name") if op.name in ("pd_op.data", "pd_op.feed") else None
+            parameter = attrs.get("parameter_name") if op.name == "builtin.parameter" else None
+            kwargs = tuple((v, v.kwarg_name, _persistable(v)) for v in op.operands
+                           if v is not None and v.owner is None)
+            checks.append((op, data, op.name in ("pd_op.data", "pd_op.feed")
+                           and persistable_data(op), parameter, kwargs))
+        return InputChecks(checks)
 
     def run(self, feeds: Mapping[str, Any] | None = None,
             scope: MutableMapping[str, Any] | None = None, **options) -> dict[str, Any]:
@@ -345,26 +368,27 @@ class Executor:
                      scope: Mapping[str, Any], local_scope: Mapping[str, Any] | None) -> None:
         """Raise MissingInputError when an op at ``indices`` reads a data input, parameter or
         kwarg that has no value (checked before anything runs). Only the ops that read data,
-        parameters or kwargs are looked at."""
-        for i in self._plan(indices)[2]:
-            op = self.ops[i]
-            attrs = self._attrs[i]
-            if op.name in ("pd_op.data", "pd_op.feed") and attrs.get("name") not in feeds \
-                    and not (persistable_data(op) and attrs.get("name") in scope):
+        parameters or kwargs are looked at; when every data input is fed, every parameter is
+        in the scope and no op reads a kwarg, two set comparisons say so."""
+        checks = self._plan(indices).checks
+        fed, parameters, kwargs_read = checks.required
+        if not kwargs_read and feeds.keys() >= fed and scope.keys() >= parameters:
+            return
+        for op, data, persistable, parameter, kwargs in checks:
+            if data is not None and data not in feeds and not (persistable and data in scope):
                 raise self._error(MissingInputError, op,
-                                  f"no input fed for data {attrs.get('name')!r} (fed: "
+                                  f"no input fed for data {data!r} (fed: "
                                   f"{', '.join(sorted(feeds)) or 'nothing'})")
-            if op.name == "builtin.parameter" and attrs.get("parameter_name") not in scope:
+            if parameter is not None and parameter not in scope:
                 raise self._error(MissingInputError, op,
-                                  f"parameter {attrs.get('parameter_name')!r} has no value in the "
+                                  f"parameter {parameter!r} has no value in the "
                                   "rank's scope; load it (e.g. from params.npz) before running")
-            for v in op.operands:
-                if v is None or v.owner is not None or v in env:
+            for v, name, persistable_kwarg in kwargs:
+                if v in env:
                     continue
-                name = v.kwarg_name
                 found = (local_scope is not None and name in local_scope) or name in scope \
                     or name in feeds
-                if not found and not _persistable(v):
+                if not found and not persistable_kwarg:
                     raise self._error(MissingInputError, op,
                                       f"kwarg %kwarg_{name} has no value: no earlier job wrote it "
                                       "and it is not persistable")
@@ -389,7 +413,8 @@ class Executor:
         Raises MissingInputError (before running), ExecutionError (naming the op) when an op
         fails.
         """
-        key, steps, _, frees = self._plan(indices)
+        plan = self._plan(indices)
+        key, steps = plan.key, plan.steps
         feeds = {} if feeds is None else feeds
         scope = {} if scope is None else scope
         outputs = {} if outputs is None else outputs
@@ -397,7 +422,7 @@ class Executor:
         run = _Run(self, env, feeds, scope, local_scope, outputs, p2p_key or default_p2p_key)
         stats = RunStats()
         observer = self.observer if observer is None else observer
-        if time_ops or op_events is not None or observer is not None:
+        if time_ops or op_events is not None or observer is not None or env.measure_bytes:
             run_steps_observed(steps, run, self.fail, _PASSED_THROUGH,
                                op_seconds=stats.op_seconds, op_events=op_events, origin=origin,
                                rank=self.rank, communication=COMMUNICATION_OPS,
@@ -405,8 +430,21 @@ class Executor:
         else:
             # An environment made for exactly these ops and not run yet frees by the plan's
             # table; one shared by several calls (a pipeline's micro-batch) counts reads.
-            own = env.made_for == key and env.peak_live_values == 0 and not len(env)
-            run_steps(steps, run, self.fail, _PASSED_THROUGH, frees if own else None)
+            own = (env.made_for is key or env.made_for == key) and env.peak_live_values == 0 \
+                and not len(env)
+            if not own:
+                run_steps(steps, run, self.fail, _PASSED_THROUGH)
+            else:
+                if plan.unrolled is None and self.unroll_after is not None \
+                        and plan.runs >= self.unroll_after:
+                    plan.unrolled = unroll(steps, plan.frees[0], _PASSED_THROUGH, self.fail)
+                plan.runs += 1
+                if plan.unrolled is None:
+                    run_steps(steps, run, self.fail, _PASSED_THROUGH, plan.frees)
+                else:
+                    plan.unrolled(run, env.cells)
+                    env.spent()
+                    env.peak_live_values, env.freed = plan.frees[1], plan.frees[2]
         stats.ops_run = len(steps)
         stats.peak_live_values = env.peak_live_values
         stats.peak_live_bytes = env.peak_live_bytes
@@ -490,15 +528,23 @@ class _Run:
             scope[name] = self.xp.asarray(array)
         return ScopeCell(scope, name)
 
-    def feed(self, name: str, op: Operation) -> Any:
-        if name not in self.feeds:
+    def data(self, name: str, op: Operation, persistable: bool, expect: tuple | None = None
+             ) -> Any:
+        """What ``pd_op.data`` ``name`` reads: its fed array (checked against the op's result
+        type; ``expect``: the static ``(shape, dtype)`` the plan found in it, which the common
+        case is compared with), or for a ``persistable`` one not fed, its scope entry's cell
+        (Paddle keeps persistable data, AdamW's moments and beta powers, in the scope).
+        Raises MissingInputError."""
+        feeds = self.feeds
+        if name not in feeds:
+            if persistable and name in self.scope:
+                return self.scope_cell(name, op)
             raise self.executor._error(MissingInputError, op, f"no input fed for data {name!r}")
-        array = self.feeds[name]
+        array = feeds[name]
         if type(array) is not self.executor.array_type:
             array = self.xp.asarray(array)
         t = op.results[0].type
-        check = self.executor.steps[self.executor.index[op]].checks[0]
-        if check[0] == STATIC_RESULT and array.shape == check[1] and array.dtype == check[2]:
+        if expect is not None and array.shape == expect[0] and array.dtype == expect[1]:
             pass  # the common case, against the plan's shape and dtype
         elif isinstance(t, DenseTensorType):
             shape = tuple(array.shape)

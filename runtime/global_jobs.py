@@ -65,7 +65,10 @@ def stage_function(groups: Mapping[int, Sequence[int]], num_stages: int,
 
 
 def _kind(job_type: str) -> str:
-    return job_type.rstrip("0123456789")
+    """The job type without its chunk number, the split backward halves (zero bubble:
+    ``backward_b``, ``backward_w``) counted as ``backward``."""
+    kind = job_type.rstrip("0123456789")
+    return "backward" if kind in ("backward_b", "backward_w") else kind
 
 
 def order_global_collectives(program: Program, job_ops: Mapping[str, list[int]],
@@ -96,7 +99,9 @@ def order_global_collectives(program: Program, job_ops: Mapping[str, list[int]],
     if not forward and not backward:
         return dict(job_ops), list(jobs)
 
-    # forward: the collectives and, upstream, what they need from the forward region
+    # forward: the collectives and, upstream, what they need from the forward region (origin:
+    # the collective each op is moved for, named in an error)
+    origin = {i: i for i in forward | backward}
     stack = list(forward)
     while stack:
         i = stack.pop()
@@ -107,11 +112,14 @@ def order_global_collectives(program: Program, job_ops: Mapping[str, list[int]],
                                                                               "recv_forward"):
                 continue
             if ops[j].name in _P2P:
+                c = origin[i]
                 raise GlobalJobError(
-                    f"{ops[i].name} (op {i}) is a collective over several pipeline stages that "
+                    f"{ops[c].name} (op {c}) is a collective over several pipeline stages that "
                     f"needs a value received from another stage ({ops[j].name}, op {j}); it "
-                    "cannot run before the schedule on every rank")
+                    "cannot run before the schedule on every rank (a global layer computed "
+                    "from an activation of a later stage than the first)")
             forward.add(j)
+            origin[j] = origin[i]
             stack.append(j)
     # backward: the collectives and, downstream, what reads them in the backward region
     stack = list(backward)
@@ -124,11 +132,13 @@ def order_global_collectives(program: Program, job_ops: Mapping[str, list[int]],
                         "backward", "send_backward"):
                     continue
                 if ops[j].name in _P2P:
+                    c = origin[i]
                     raise GlobalJobError(
-                        f"{ops[i].name} (op {i}) is a collective over several pipeline stages "
+                        f"{ops[c].name} (op {c}) is a collective over several pipeline stages "
                         f"whose result another stage waits for ({ops[j].name}, op {j}); it "
                         "cannot wait for the end of the schedule")
                 backward.add(j)
+                origin[j] = origin[i]
                 stack.append(j)
 
     moved = forward | backward

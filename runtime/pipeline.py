@@ -50,8 +50,9 @@ between jobs passed by name through a per-micro-batch local scope, as Paddle's e
 
 **Ranks and transports**: :func:`run_rank` trains one rank given any Communicator (threads, MPI,
 NCCL); :func:`train` runs every rank on threads of this process. A rank's pipeline stage is the
-caller's to give (``RankProgram.stage``); for Paddle's meshes, whose first dim is pp,
-``stage = rank // (world_size // pp)``.
+caller's to give (``RankProgram.stage``): its coordinate along the mesh's pp dimension, which is
+``rank // (world_size // pp)`` when pp is the first dimension (Paddle's hand-built meshes) but
+not for a ``dist.parallelize`` mesh such as ``["dp", "pp"]``.
 
 **Losses**: the step loss is the mean of every ``loss_0`` output of every rank and micro-batch:
 micro-batches are equal slices of the batch and data-parallel ranks equal shards, so this is the
@@ -285,6 +286,9 @@ class StageRunner:
         origin: ``time.perf_counter()`` value that trace timestamps count from (share it across
             ranks so their timelines line up).
         trace_ops: also record a trace event per op (inside its job's event).
+        stage_of: ``global rank -> its pipeline stage`` for the ranks of the program's
+            collectives (default: ``global_jobs.stage_function``, pp the mesh's first
+            dimension); give it when the pp dimension is not first (a ``["dp", "pp"]`` mesh).
 
     Raises:
         PipelineError: the split has ops in a job type the job list never runs (they would be
@@ -293,7 +297,7 @@ class StageRunner:
 
     def __init__(self, executor: Executor, schedule: str, *, stage: int = 0, num_stages: int = 1,
                  micro_batches: int = 1, vpp: int = 1, origin: float | None = None,
-                 trace_ops: bool = False):
+                 trace_ops: bool = False, stage_of: Callable[[int], int] | None = None):
         self.executor = executor
         self.trace_ops = trace_ops
         self.stage = stage
@@ -308,7 +312,7 @@ class StageRunner:
         # collectives over several stages: one order on every rank (runtime/global_jobs.py)
         self.job_ops, self.jobs = order_global_collectives(
             executor.program, self.job_ops, self.jobs, micro_batches,
-            stage_function(executor.process_groups, num_stages, executor.rank),
+            stage_of or stage_function(executor.process_groups, num_stages, executor.rank),
             executor.process_groups)
         scheduled = {job.type for job in self.jobs}
         # ZBH1: a whole backward runs both halves; "backward" lists the ops of both
@@ -422,13 +426,17 @@ class RankProgram:
     """What one rank runs: its dense ``program``, its persistent ``scope`` (parameters by name;
     updated in place by training), ``feeds(step, micro_batch) -> {data name: array}``, and its
     pipeline ``stage``. ``job_programs`` (job type -> program, Paddle's plan): when given, the rank
-    runs these with :class:`PlanRunner` instead of splitting ``program``."""
+    runs these with :class:`PlanRunner` instead of splitting ``program``. ``process_groups``
+    (ring_id -> global ranks): this rank's own ring table, over the one :func:`train` is given;
+    Paddle numbers its rings per process, so one ring id may name different groups on different
+    ranks (the ``process_groups.json`` of each rank of a capture)."""
 
     program: Program | None
     scope: dict
     feeds: Callable[[int, int], Mapping[str, Any]]
     stage: int = 0
     job_programs: Mapping[str, Program] | None = None
+    process_groups: Mapping[int, Sequence[int]] | None = None
 
 
 @attrs.define
@@ -461,7 +469,8 @@ def run_rank(rank: RankProgram, comm: Communicator, *, steps: int, schedule: str
              num_stages: int = 1, micro_batches: int = 1, vpp: int = 1,
              process_groups: Mapping[int, Sequence[int]] | None = None, xp: Any = None,
              origin: float | None = None, trace_ops: bool = False,
-             observer: Callable[[Operation, tuple], None] | None = None) -> RankResult:
+             observer: Callable[[Operation, tuple], None] | None = None,
+             stages: Sequence[int] | None = None) -> RankResult:
     """Train ``steps`` steps of one rank with communicator ``comm`` (any transport: the threads of
     :func:`train`, an MPI process, an NCCL process with ``xp`` CuPy).
 
@@ -469,11 +478,15 @@ def run_rank(rank: RankProgram, comm: Communicator, *, steps: int, schedule: str
     the stage's job list runs, on ``rank.program`` split by :func:`split_jobs` or, when
     ``rank.job_programs`` is given, on those (:class:`PlanRunner`). Raises PipelineError,
     ExecutionError, CommunicationError. ``trace_ops``: record an event per op (StageRunner only).
-    ``observer``: the executors' per-op callback (see :class:`Executor`).
+    ``observer``: the executors' per-op callback (see :class:`Executor`). ``stages``: the
+    pipeline stage of every global rank (``stages[r]``), for the collectives that span stages;
+    default: pp the mesh's first dimension (``global_jobs.stage_function``).
     """
     if schedule is None and micro_batches != 1:
         raise PipelineError(f"{micro_batches} micro-batches need a pipeline schedule")
     origin = time.perf_counter() if origin is None else origin
+    if rank.process_groups is not None:
+        process_groups = {**(process_groups or {}), **rank.process_groups}
 
     def executor_of(program: Program) -> Executor:
         return Executor(program, rank=comm.rank, communicator=comm, process_groups=process_groups,
@@ -492,7 +505,8 @@ def run_rank(rank: RankProgram, comm: Communicator, *, steps: int, schedule: str
         if schedule is not None:
             runner = StageRunner(executor, schedule, stage=rank.stage, num_stages=num_stages,
                                  micro_batches=micro_batches, vpp=vpp, origin=origin,
-                                 trace_ops=trace_ops)
+                                 trace_ops=trace_ops,
+                                 stage_of=None if stages is None else stages.__getitem__)
     per_step, events, peak = [], [], 0
     for step in range(steps):
         feeds = [rank.feeds(step, m) for m in range(micro_batches)]
@@ -538,10 +552,11 @@ def train(ranks: Sequence[RankProgram], *, steps: int, schedule: str | None = No
     its ExecutionError / PipelineError as the cause; CommTimeoutError after ``timeout`` seconds.
     """
     origin = time.perf_counter()
+    stages = [r.stage for r in ranks]  # every rank's stage: the ranks say where they are
     results = run_ranks(len(ranks), lambda comm: run_rank(
         ranks[comm.rank], comm, steps=steps, schedule=schedule, num_stages=num_stages,
         micro_batches=micro_batches, vpp=vpp, process_groups=process_groups, xp=xp, origin=origin,
-        trace_ops=trace_ops),
+        trace_ops=trace_ops, stages=stages),
         timeout=timeout)
     outputs = [r.outputs for r in results]
     return TrainResult(

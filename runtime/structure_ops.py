@@ -3,7 +3,7 @@
 A handler is ``fn(run, op, inputs) -> results`` like the communication handlers of
 :mod:`rulepass.runtime.comm.ops`; ``run`` is the executor's state of one call and gives
 ``attr(op, key)``, ``fail(op, message)``, ``scope``/``feeds``, ``scope_cell(name, op)``,
-``feed(name, op)`` and ``output(name, array)``. The semantics (Paddle 3.3.1) are those the
+``data(name, op, persistable)`` and ``output(name, array)``. The semantics (Paddle 3.3.1) are those the
 executor's module docstring lists: ``builtin.combine`` -> a Python list, ``builtin.split`` -> its
 items, ``builtin.slice`` -> item ``index``, ``builtin.parameter`` -> ``scope[parameter_name]``,
 ``builtin.shadow_output`` / ``pd_op.fetch`` -> ``outputs[output_name / name]``, ``pd_op.data`` ->
@@ -41,11 +41,7 @@ def _parameter(run, op, inputs):
 
 
 def _data(run, op, inputs):
-    name = run.attr(op, "name")
-    if name not in run.feeds and persistable_data(op) and name in run.scope:
-        # Paddle keeps persistable data (AdamW's moments and beta powers) in the scope.
-        return [run.scope_cell(name, op)]
-    return [run.feed(name, op)]
+    return [run.data(run.attr(op, "name"), op, persistable_data(op))]
 
 
 def persistable_data(op: Operation) -> bool:

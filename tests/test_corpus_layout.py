@@ -38,6 +38,17 @@ def test_config_files(config):
     for name in CONFIG_FILES:
         assert (root / name).is_file(), f"{config}: missing {name}"
     world_size = rank_config(config, 0)["world_size"]
+    if rank_config(config, 0).get("forward_only"):
+        # a --forward-only dist.parallelize capture: rank 0's global view (the same on every
+        # rank), the serial program, the plan and the numerics; nothing of Paddle's later passes
+        summary = rank_config(config, 0)
+        assert summary["kind"] == "parallelize" and not summary["failed"], config
+        assert summary["stages"] == ["00_forward_dist.pir"], config
+        assert sorted(p.name for p in (root / "rank0").iterdir()) == [
+            "00_forward_dist.pir", "config.json", "process_groups.json"], config
+        assert not list(root.glob("rank[1-9]*")), config
+        assert (root / "serial.pir").is_file() and (root / "plan.toml").is_file(), config
+        return
     for rank in range(world_size):
         rank_dir = root / f"rank{rank}"
         assert rank_dir.is_dir(), f"{config}: missing rank{rank}/"

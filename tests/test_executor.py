@@ -21,6 +21,15 @@ from rulepass.engine.pir.printer import print_program
 DATA = '{{dtype:float32,name:"{name}",op_role:0,place:Place(undefined:0),shape:[{shape}],stop_gradient:[true]}}'
 
 
+@pytest.fixture(autouse=True, params=[1, 0, None], ids=["loop-then-unrolled", "unrolled", "loop"])
+def run_mode(request, monkeypatch):
+    """Every test runs with the default (the loop, then the steps unrolled from the second run
+    of an index sequence), with the steps unrolled from the first run, and with the loop only:
+    the unrolled steps must do what the loop does, errors included."""
+    monkeypatch.setattr(Executor, "unroll_after", request.param)
+    return request.param
+
+
 def data(result: str, name: str, shape: str) -> str:
     dims = "x".join(shape.split(","))
     return (f'    ({result}) = "pd_op.data" () ' + DATA.format(name=name, shape=shape)
@@ -336,3 +345,105 @@ def test_an_environment_of_its_own_frees_like_a_shared_one():
     executor.run_ops(rest, shared, feeds=feeds)
     assert (own.peak_live_values, own.freed, len(own)) == (shared.peak_live_values,
                                                           shared.freed, len(shared)) == (3, 12, 0)
+
+
+# -- what a kernel does wrong is named at its op, by the loop and by the unrolled steps alike --
+
+BAD_KERNEL = program(
+    data("%0", "x", "2"),
+    '    (%1, %2) = "test.pair" (%0) {op_role:0} : (tensor<2xf32>) -> tensor<2xf32>, tensor<2xf32>',
+    '    (%3) = "test.bad" (%1, %2) {op_role:0} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>',
+    '    () = "builtin.shadow_output" (%3) {output_name:"y"} : (tensor<2xf32>) -> ',
+)
+
+
+@pytest.mark.parametrize("returns, message", [
+    (lambda x, y: [x, y], r"test.bad produced 2 results, the op has 1"),
+    (lambda x, y: (x + y,), r"test.bad produced tuple results, the op has 1"),
+    (lambda x, y: ["not an array"], r"test.bad result 0 is a str, not an array"),
+    (lambda x, y: [np.zeros(3, np.float32)], r"test.bad result 0 has shape \[3\], its type says \[2\]"),
+    (lambda x, y: [x.astype(np.float64)], r"test.bad result 0 has dtype float64, its type says float32"),
+    (lambda x, y: [x[5]], r"test.bad failed: IndexError: index 5 is out of bounds"),
+])
+def test_a_wrong_kernel_is_named_at_its_op(monkeypatch, returns, message):
+    from rulepass.runtime.kernels import KERNELS
+
+    monkeypatch.setitem(KERNELS, "test.pair", lambda xp, inputs, attrs: [inputs[0], -inputs[0]])
+    monkeypatch.setitem(KERNELS, "test.bad", lambda xp, inputs, attrs: returns(*inputs))
+    executor = Executor(BAD_KERNEL)
+    feeds = {"x": np.ones(2, np.float32)}
+    for _ in range(2):  # a first run, and one by unrolled steps where they come second
+        with pytest.raises(ExecutionError, match=message) as info:
+            executor.run(feeds)
+        assert info.value.line == 4
+
+
+def test_a_wrong_second_result_is_named_too(monkeypatch):
+    from rulepass.runtime.kernels import KERNELS
+
+    monkeypatch.setitem(KERNELS, "test.pair", lambda xp, inputs, attrs: [inputs[0], None])
+    monkeypatch.setitem(KERNELS, "test.bad", lambda xp, inputs, attrs: [inputs[0]])
+    executor = Executor(BAD_KERNEL)
+    for _ in range(2):
+        with pytest.raises(ExecutionError, match="test.pair result 1 is None but its type is"):
+            executor.run({"x": np.ones(2, np.float32)})
+
+
+def test_a_value_that_is_not_live_is_named_at_its_reader():
+    # the ops after the first, in an environment of their own: %1 was never computed here
+    executor = Executor(chain(3))
+    later = tuple(range(2, len(executor.ops)))
+    for _ in range(2):
+        with pytest.raises(ExecutionError, match="reads a value that is not live") as info:
+            executor.run_ops(later, executor.environment(later), feeds={"x": np.ones(4, np.float32)})
+        assert info.value.line == 4
+
+
+def test_unrolled_steps_give_the_loops_results_bit_for_bit():
+    # the bench's transformer block: every result layout of the loop, parameters updated in place
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "executor.py"
+    spec = importlib.util.spec_from_file_location("bench_executor", path)
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules["bench_executor"] = bench  # its dataclasses look their module up
+    try:
+        spec.loader.exec_module(bench)
+    finally:
+        del sys.modules["bench_executor"]
+    params, x, target = bench.initial_values(bench.QUICK)
+    feeds = {"x": x, "target": target, "learning_rate_0": np.asarray(0.1, np.float32)}
+    runs = {}
+    for mode in (None, 0):
+        executor = Executor(bench.build_program(bench.QUICK, fetch_grads=True))
+        executor.unroll_after = mode
+        scope = dict(params)
+        outputs = [executor.run(feeds, scope) for _ in range(3)]
+        stats = executor.run_ops(executor._every_op, executor.environment(), feeds=feeds,
+                                 scope=scope)
+        runs[mode] = (outputs, scope, (stats.peak_live_values, stats.freed))
+    (loop_out, loop_scope, loop_stats), (unrolled_out, unrolled_scope, unrolled_stats) = \
+        runs[None], runs[0]
+    assert loop_stats == unrolled_stats
+    for a, b in zip(loop_out, unrolled_out):
+        assert a.keys() == b.keys()
+        for name in a:
+            np.testing.assert_array_equal(a[name], b[name])
+    for name in loop_scope:
+        np.testing.assert_array_equal(loop_scope[name], unrolled_scope[name])
+
+
+def test_an_in_place_result_may_have_its_written_operands_type():
+    # Paddle 3.3.1's gradient merge types the zeroing of a sharded grad with the global shape
+    # while the cell it writes holds the local piece: the result is the operand's cell, updated.
+    typed_global = program(
+        data("%0", "x", "2"),
+        '    (%1) = "pd_op.relu_" (%0) {op_role:0} : (tensor<2xf32>) -> tensor<4xf32>',
+        '    () = "builtin.shadow_output" (%1) {output_name:"y"} : (tensor<4xf32>) -> ',
+    )
+    executor = Executor(typed_global)
+    x = np.array([-1.0, 2.0], np.float32)
+    for _ in range(3):  # the loop, then the unrolled steps (by default)
+        np.testing.assert_array_equal(executor.run({"x": x})["y"], [0.0, 2.0])

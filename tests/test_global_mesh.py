@@ -10,6 +10,7 @@ import pytest
 from rulepass.chain import compile_rank
 from rulepass.engine.api import load_rules
 from rulepass.engine.pir.parse import parse_program
+from rulepass.engine.pir.printer import print_program
 from rulepass.example import load_example
 from rulepass.runtime.global_jobs import (GlobalJobError, cross_stage, order_global_collectives,
                                           stage_function)
@@ -32,7 +33,9 @@ def stage_file(rank_dir: Path, stage: str) -> Path:
 
 
 @pytest.mark.parametrize("cfg", ["gm_param_pp2_vpp2", "gm_input_pp2_vpp2",
-                                 "gm_param_pp2_vpp2_3d", "gm_input_pp2_vpp2_3d"])
+                                 "gm_param_pp2_vpp2_3d", "gm_input_pp2_vpp2_3d",
+                                 "gm_param_pp2_mp2_vpp2_3d", "gm_two_pp2_vpp2",
+                                 "gm_tuple_pp2_vpp2", "gm_param_pp2_vpp2_some"])
 @pytest.mark.parametrize("rank", [0, 1])
 def test_complete_chunk_id_compiles_where_paddle_raises(cfg, rank, rules):
     rank_dir = CORPUS / cfg / f"rank{rank}"
@@ -136,6 +139,22 @@ def test_a_cross_stage_collective_after_a_receive_cannot_be_ordered():
         order_global_collectives(program, job_ops, job_list("1F1B", 2, 1, 2), 2, lambda r: r)
 
 
+def test_the_error_names_the_collective_not_the_op_between():
+    """A global layer computed from a received activation (the input of a later stage): the
+    broadcast is named, not the op between it and the receive (gm_mid_pp4_1f1b's shape)."""
+    program = parse_program("""process_group 0 : [0,1]
+{
+    (%0) = "pd_op.recv_v2" () {dtype:float32,op_role:0,out_shape:[4],peer:0,ring_id:0} : () -> tensor<4xf32>
+    (%1) = "pd_op.relu" (%0) {op_role:0} : (tensor<4xf32>) -> tensor<4xf32>
+    (%2) = "pd_op.broadcast" (%1) {op_role:0,ring_id:0,root:1} : (tensor<4xf32>) -> tensor<4xf32>
+    (%3) = "pd_op.tanh" (%2) {op_role:0} : (tensor<4xf32>) -> tensor<4xf32>
+}
+""")
+    job_ops = split_jobs(program, "1F1B")
+    with pytest.raises(GlobalJobError, match=r"pd_op\.broadcast \(op 2\) is a collective"):
+        order_global_collectives(program, job_ops, job_list("1F1B", 2, 1, 2), 2, lambda r: r)
+
+
 def test_no_cross_stage_collective_leaves_the_jobs_alone():
     program = parse_program(ROOT.joinpath("tests/data/paddle/pp2_1f1b/rank0").glob(
         "*_dense_final.pir").__next__().read_text())
@@ -175,3 +194,26 @@ def test_dp2_pp2_crossing_to_replicate_trains(tmp_path):
     assert report.ok
     applied = report.rules.get("lower_global_reshard", {})
     assert applied.get("split_cross_mesh_placement_change", 0) >= 1
+
+
+GOLDEN = ROOT / "tests" / "data" / "global_mesh"
+
+
+def test_pp4_vpp2_reader_reshards_in_operand_order(rules):
+    """pp4 vpp2, 8 blocks `relu(x + g)` each reading a global value (tests/data/global_mesh/, the
+    shape of Paddle's gm_none_pp4_vpp2 capture, small). Block_3 lands on stage 3, whose reshard of
+    g the group's first reader (Block_2) took to stage 2: its add needs a new stage reshard for x
+    (operand 0) and a new global reshard for g (operand 1), made in operand order as Paddle's
+    reshard_single_value makes them (before, the global one came first). The whole expected text
+    is what Paddle's algorithm gives (checked against the capture's pattern: struct names kept on
+    the reshards the fold keeps, none on the new ones)."""
+    program = parse_program((GOLDEN / "pp4_vpp2_before_complete_chunk_id.pir").read_text())
+    rules.run_pass(program, "complete_chunk_id", pp_degree=4, vpp_degree=2, seg_method="Block")
+    expected = (GOLDEN / "pp4_vpp2_after_complete_chunk_id.pir").read_text()
+    assert print_program(program) == expected
+    ops = program.ops
+    add = next(op for op in ops if op.attributes.get("struct_name") == "/Net/Block_3/"
+               and op.name == "pd_op.add")
+    x, g = (v.owner for v in add.operands)
+    assert x.operands[0].owner.name == "pd_op.relu" and g.operands[0].owner.name == "pd_op.full"
+    assert ops.index(x) < ops.index(g) < ops.index(add)

@@ -70,3 +70,14 @@ def test_global_mesh_example_matches_paddle_under_mpiexec(name, tmp_path):
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["ok"] is True and len(summary["losses"]) == 3
+
+
+@pytest.mark.parametrize("name, schedule, micro_batches", [
+    ("gm_param_pp2_vpp2_3d", "ZBVPP", 2), ("gm_param_pp2_1f1b", "ZBH1", 4)])
+def test_zero_bubble_schedules_order_the_split_backward_collectives(name, schedule, micro_batches):
+    """Under a zero-bubble schedule the backward is cut into backward_b / backward_w jobs: their
+    cross-stage broadcasts run in global_backward like a whole backward's (before, ZBVPP on the
+    3-D mesh called them in different orders on the two ranks)."""
+    example = load_example(EXAMPLES / name)
+    result = run_local(example, RunOptions(schedule=schedule, micro_batches=micro_batches))
+    assert summarize(example, result).ok

@@ -152,6 +152,7 @@ CASES = [
     unary("pd_op.relu"), unary("pd_op.gelu", {"approximate": False}),
     unary("pd_op.gelu", {"approximate": True}), unary("pd_op.silu"), unary("pd_op.tanh"),
     unary("pd_op.softmax", {"axis": -1}), unary("pd_op.square"),
+    unary("pd_op.rsqrt"), unary("pd_op.pow", {"y": 2.0}), unary("pd_op.pow", {"y": 3.0}),
     binary("pd_op.add"), binary("pd_op.subtract"), binary("pd_op.multiply"),
     binary("pd_op.divide"), binary("pd_op.add", broadcast=True),
     matmul(False, False), matmul(True, False), matmul(False, True),
@@ -187,6 +188,8 @@ def test_grad_definition_matches_finite_differences(case, rows, cols, seed):
     values = [rng.normal(size=s) for s in shapes]
     if case["name"] == "pd_op.divide":
         values[1] = np.sign(values[1]) * (np.abs(values[1]) + 0.5)  # away from zero
+    if case["name"] == "pd_op.rsqrt":
+        values[0] = np.abs(values[0]) + 0.5  # positive, away from the pole
     if case["name"] == "pd_op.relu":
         values[0] = np.where(np.abs(values[0]) < 1e-3, 0.5, values[0])  # away from the kink
     program, _ = build(case, shapes)

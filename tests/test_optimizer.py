@@ -52,6 +52,8 @@ def test_gradient_merge_accumulates_averages_and_resets():
     assert all(op.operand(2).owner.name == "pd_op.scale_" for op in sgd)
     resets = [op for op in ops if op.name == "pd_op.set_value_with_tensor_"]
     assert len(resets) == 10 and all(sgd[-1].is_before(r) for r in resets)
+    # in place: the zeroed buffer keeps its own type (a sharded grad's, not the parameter's)
+    assert all(r.results[0].type == r.operand(0).type for r in resets)
 
 
 def test_adamw_creates_named_state_with_initial_values():

@@ -42,6 +42,16 @@ def stage_file(rank_dir: Path, suffix: str) -> Path:
     return path
 
 
+def stage_of(config: dict, rank: int) -> int:
+    """The pipeline stage of global rank ``rank``: its coordinate along the mesh's ``pp``
+    dimension (``mesh_shape``/``mesh_dims`` of a dist.parallelize capture, whose pp axis may be
+    anywhere: ``["dp", "pp"]``), else pp outermost (the hand-built captures' (pp, dp, mp))."""
+    shape, dims = config.get("mesh_shape"), config.get("mesh_dims")
+    if not shape or "pp" not in dims:
+        return rank // (config["world_size"] // config["pp"])
+    return int(np.unravel_index(rank, shape)[dims.index("pp")])
+
+
 def load_config(name: str, *, job_programs: bool = False):
     """(config, RankPrograms, dist types per rank, process groups) of captured configuration
     ``name``. Parameters are each rank's pieces of params.npz; feeds give micro-batch m of step s
@@ -80,9 +90,12 @@ def load_config(name: str, *, job_programs: bool = False):
         if job_programs:
             jobs = {p.name[len("job_"):-len(".pir")]: parse_program(p.read_text(), str(p))
                     for p in rank_dir.glob("job_*.pir")}
-        # Paddle's mesh dims are (pp, dp, mp) with pp outermost: stage = rank // (world / pp).
+        # Paddle numbers its rings per process: each rank runs with its own ring table
+        own_groups = {int(k): tuple(v) for k, v in
+                      json.loads((rank_dir / "process_groups.json").read_text()).items()}
         ranks.append(RankProgram(None if job_programs else program, scope, feeds,
-                                 stage=rank // (world // pp), job_programs=jobs))
+                                 stage=stage_of(config, rank), job_programs=jobs,
+                                 process_groups=own_groups))
         types_per_rank.append(types)
     return config, reference, ranks, types_per_rank, groups
 

@@ -175,15 +175,19 @@ def test_sequence_parallel_fuses_every_row_parallel_output_and_halves_its_bytes(
     assert norm and all(r.param_ok[n] for r in records for n in norm)
 
 
-def test_data_parallel_grads_are_all_reduced_once_per_step_after_gradient_merge():
+@pytest.mark.parametrize("schedule, micro_batches", [(None, None), ("ZBH1", None),
+                                                     ("ZBH1", 4), ("FThenB", 4)])
+def test_data_parallel_grads_are_all_reduced_once_per_step_after_gradient_merge(schedule,
+                                                                                micro_batches):
     # Issue 19: as Paddle's gradient merge does (auto_parallel_gradient_merge.py), a dp grad
     # accumulates partial in its @GRAD@MERGE buffer and is summed once, in the optimizer job.
-    # Once per micro-batch gave 24 and 36 calls per rank over 3 steps, and twice the bytes.
+    # Once per micro-batch gave 24 and 36 calls per rank over 3 steps, and twice the bytes; with
+    # 4 micro-batches it would give 4 times. The zero-bubble split keeps the merge in the W job.
     from rulepass.runtime.comm.collectives import ring_bytes
 
     example = load_example(EXAMPLES / "dp2_pp2")
     assert example.parallel.micro_batches == 2
-    result = run_local(example, RunOptions())
+    result = run_local(example, RunOptions(schedule=schedule, micro_batches=micro_batches))
     records, comm = result.records, result.comm
     calls = [stats["all_reduce"]["calls"] for stats in comm]
     assert calls == [12, 12, 18, 18]  # 3 steps x (4 grads on stage 0, 6 on stage 1)

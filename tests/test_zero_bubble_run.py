@@ -124,6 +124,34 @@ def test_rebatch_rescales_the_batch_and_refuses_what_it_cannot_follow():
         rebatch(parse_program(text, "t.pir"), 2, 4, "t.pir")
 
 
+@pytest.mark.parametrize("name, schedule, micro_batches", [
+    ("pp2_1f1b", "ZBH1", 2), ("pp2_1f1b", "ZBH1", 8), ("pp2_1f1b", "1F1B", 8),
+    ("dp2_pp2", "ZBH1", 4)])
+def test_any_micro_batch_count_that_divides_the_global_batch_trains(name, schedule,
+                                                                    micro_batches):
+    # pp2_1f1b: 8 samples, captured as 4 micro-batches; dp2_pp2: 8 samples, 2 (over dp 2)
+    report, jobs = run(name, schedule=schedule, micro_batches=micro_batches)
+    assert report.ok, (report.losses, report.param_errors)
+    steps = load_example(EXAMPLES / name).steps
+    assert all(counts["forward"] == micro_batches * steps for counts in jobs.values())
+    m = micro_batches
+    expected = 1 / (3 * m + 1) if schedule == "ZBH1" else 1 / (m + 1)  # pp = 2
+    assert report.bubble == pytest.approx(expected)
+
+
+def test_a_micro_batch_the_data_parallel_ranks_cannot_share_is_refused():
+    # dp2_pp2's 8 samples as 8 micro-batches: one sample for the 2 dp ranks of a stage
+    from rulepass.micro_batches import rederive_micro_batches
+
+    example = load_example(EXAMPLES / "dp2_pp2")
+    with pytest.raises(ExampleError, match="micro-batches of 1 samples, which the 2 ranks sharing "
+                                           "input 'input0' along the batch"):
+        rederive_micro_batches(example, parse_program(example.forward_text, "forward.pir"), 8)
+    r = rulepass("run", str(EXAMPLES / "dp2_pp2"), "--micro-batches", "8")
+    assert r.returncode == 1 and "cannot split evenly" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
 def rulepass(*args, timeout=300):
     return subprocess.run([sys.executable, "-m", "rulepass", *args], capture_output=True,
                           text=True, timeout=timeout)
@@ -159,6 +187,7 @@ def test_cli_prints_the_jobs_each_rank_ran_and_traces_b_and_w(tmp_path):
 
 @pytest.mark.mpi
 @pytest.mark.parametrize("name, args", [("pp2_1f1b", ["--schedule", "ZBH1"]),
+                                        ("dp2_pp2", ["--schedule", "ZBH1"]),
                                         ("pp2_vpp2", ["--schedule", "ZBVPP", "--micro-batches", "2"])])
 def test_zero_bubble_examples_under_mpiexec(name, args):
     pytest.importorskip("mpi4py")
@@ -167,7 +196,8 @@ def test_zero_bubble_examples_under_mpiexec(name, args):
     if mpiexec is None:
         pytest.skip("mpiexec not found")
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    r = subprocess.run([mpiexec, "-n", "2", sys.executable, "-m", "mpi4py", "-m", "rulepass", "run",
+    ranks = str(load_example(EXAMPLES / name).parallel.world_size)
+    r = subprocess.run([mpiexec, "-n", ranks, sys.executable, "-m", "mpi4py", "-m", "rulepass", "run",
                         str(EXAMPLES / name), "--backend", "mpi", *args],
                        capture_output=True, text=True, timeout=240, env=env)
     assert r.returncode == 0, r.stdout + r.stderr

@@ -26,8 +26,8 @@ import contextlib
 from typing import Iterator
 
 from rulepass.engine.ir.observer import Journaled, Observer
-from rulepass.engine.ir.types import NULL_TYPE, OperationDistAttr
-from rulepass.engine.ir.values import Use, Value  # noqa: F401  (part of this module's API)
+from rulepass.engine.ir.types import OperationDistAttr
+from rulepass.engine.ir.values import Use, Value, make_kwarg  # noqa: F401  (this module's API)
 
 #: "No attribute" (distinct from any value an attribute may hold).
 _MISSING = object()
@@ -593,11 +593,3 @@ class Program(Journaled):
         for op in self.block:
             p.block.append(op.clone(value_map))
         return p
-
-
-def make_kwarg(name: str, type=NULL_TYPE, attrs=()) -> Value:
-    """A program kwarg value ``%kwarg_<name>`` with its attribute list (kept in given order)."""
-    v = Value(type)
-    v.kwarg_name = name
-    v.kwarg_attrs = list(attrs)
-    return v

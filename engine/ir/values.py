@@ -1,12 +1,14 @@
-"""Values of the IR: :class:`Value` (an SSA value with its exact use list) and :class:`Use` (one
-operand slot reading it). Import them from ``engine/ir/core.py`` with the ops, blocks and programs
-they belong to; they live here to keep that module small.
+"""Values of the IR: :class:`Value` (an SSA value with its exact use list), :class:`Use` (one
+operand slot reading it) and :func:`make_kwarg`. Import them from ``engine/ir/core.py`` with the
+ops, blocks and programs they belong to; they live here to keep that module small.
 
 A value's type change (``set_type``) is journaled and reported like every mutation of
 ``core.py``'s API (see its docstring).
 """
 
 from __future__ import annotations
+
+from rulepass.engine.ir.types import NULL_TYPE
 
 
 class Use:
@@ -97,3 +99,11 @@ class Value:
         if self.owner is None:
             return f"<Value kwarg {self.kwarg_name}>"
         return f"<Value {self.owner.name}#{self.index}>"
+
+
+def make_kwarg(name: str, type=NULL_TYPE, attrs=()) -> Value:
+    """A program kwarg value ``%kwarg_<name>`` with its attribute list (kept in given order)."""
+    v = Value(type)
+    v.kwarg_name = name
+    v.kwarg_attrs = list(attrs)
+    return v

@@ -210,6 +210,24 @@ class GradEmitter:
                 grad.set_type(NULL_TYPE)
         self._contributed_now = []
 
+    def _same_placement(self, value: Value, grads: list, mesh) -> list:
+        """``grads`` as ``add_n`` may sum them: when their placements differ (a Partial(SUM)
+        grad from a column-parallel matmul meeting a Replicate one from a residual), each one
+        not placed as ``value`` itself is resharded to ``value``'s placement (no partial) first;
+        summing them as typed would treat a partial piece as the whole."""
+        if len({_placement(g.type) for g in grads}) == 1 or not isinstance(
+                value.type, DistTensorType) or not all(isinstance(g.type, DistTensorType)
+                                                       for g in grads):
+            return grads
+        out = []
+        for g in grads:
+            target = DistTensorType(g.type.shape, g.type.dtype,
+                                    TensorDistAttr(value.type.mesh, value.type.dims_mapping))
+            if _placement(g.type) != _placement(target):
+                g = self.create("dist_op.reshard", [g], {}, [target], mesh).result
+            out.append(g)
+        return out
+
     def _sum(self, value: Value, producer: Operation) -> Value | None:
         grads = self.contributions.pop(value, [])
         if not grads:
@@ -220,10 +238,15 @@ class GradEmitter:
         # the sum lives where the value does: a reshard's result sits on its target mesh, not on
         # the merged mesh of the reshard op (which would keep the sum on ranks without its grads)
         mesh = value.type.mesh if isinstance(value.type, DistTensorType) else None
+        grads = self._same_placement(value, grads, mesh)
         combine = self.create("builtin.combine", grads, {},
                               [VectorType([g.type for g in grads])], mesh)
         add_n = self.create("pd_op.add_n", [combine.result], {}, [grads[0].type], mesh)
         return add_n.result
+
+
+def _placement(t):
+    return (t.mesh, t.dist.dims_mapping, t.dist.partial) if isinstance(t, DistTensorType) else t
 
 
 def append_backward(program: Program, grad_defs, loss: Value | None = None) -> BackwardResult:

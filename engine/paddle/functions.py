@@ -23,6 +23,7 @@ import attrs
 from rulepass.engine.ir.core import Operation, Program
 from rulepass.engine.rewrite.functions import function
 from rulepass.engine.ir.types import DistTensorType, OperationDistAttr, ProcessMesh, TensorDistAttr, VectorType
+from .stages import stage_meshes, stage_of_mesh, stage_partition
 
 #: Ops without a dist attribute of their own that Paddle skips when setting meshes
 #: (``mix_to_dist_pass.dist_skip_op_list``).
@@ -98,32 +99,6 @@ class VppLayout:
 def _world_size(meshes) -> int:
     ids = {pid for mesh in meshes for pid in mesh.process_ids}
     return max(ids) + 1 if ids else 1
-
-
-def stage_of_mesh(mesh: ProcessMesh, pp_degree: int, world_size: int) -> int | None:
-    """The pipeline stage every rank of `mesh` belongs to (``rank // (world_size // pp)``), or None
-    when its ranks span several stages. Source: Paddle ``utils.get_pp_stage_by_process_mesh``."""
-    group = max(1, world_size // pp_degree)
-    stages = {pid // group for pid in mesh.process_ids}
-    return stages.pop() if len(stages) == 1 else None
-
-
-def stage_meshes(program: Program) -> list[ProcessMesh]:
-    """The stage (sub) meshes of a program, ordered by first process id.
-
-    The meshes of `pd_op.*` ops; when some mesh holds fewer ranks than all of them together, the
-    meshes holding every rank (global meshes) are dropped.
-    Source: Paddle ``utils.get_sub_process_mesh_by_program`` / ``get_sub_process_mesh``.
-    """
-    meshes: list[ProcessMesh] = []
-    for op in program.block:
-        if "pd_op" in op.name and op.dist_attr is not None and op.dist_attr.mesh not in meshes:
-            meshes.append(op.dist_attr.mesh)
-    every = set().union(*(set(m.process_ids) for m in meshes)) if meshes else set()
-    has_sub = any(set(m.process_ids) < every for m in meshes)
-    if has_sub:
-        meshes = [m for m in meshes if set(m.process_ids) != every]
-    return sorted(meshes, key=lambda m: m.process_ids[0])
 
 
 def deal_layers(layer_stages, pp_degree: int, vpp_degree: int,
@@ -245,12 +220,14 @@ def vpp_layout(program: Program, pp_degree: int, vpp_degree: int, seg_method: st
                                  f"struct_name has no {seg_method!r}; only reshards may")
     meshes = stage_meshes(program)
     world = _world_size(meshes)
+    # the stages of a mesh whose pp dimension is not the outermost one (docs/deviations.md)
+    partition = stage_partition(meshes, pp_degree)
 
     # Stage order: the layer ops' stages must never decrease for meshes to be rewritten.
     reorder, last = True, -1
     for i, op in enumerate(ops):
         if names[i] and op.dist_attr is not None and i not in inner:
-            stage = stage_of_mesh(op.dist_attr.mesh, pp_degree, world)
+            stage = stage_of_mesh(op.dist_attr.mesh, pp_degree, world, partition)
             if stage is None:
                 continue
             if stage < last:
@@ -258,7 +235,10 @@ def vpp_layout(program: Program, pp_degree: int, vpp_degree: int, seg_method: st
                 break
             last = stage
 
-    # Layer starts and the stage of each layer, as Paddle walks them.
+    # Layer starts and the stage of each layer, as Paddle walks them. A reshard of no layer is
+    # skipped: Paddle's walk counts one that sits on a single stage mesh inside a layer's ops as
+    # a layer of its own (none is there in Paddle's input, but this pass puts tensor-parallel
+    # ones there, so its own output would not lay out again).
     starts = [0]
     layer_stages: list[int] = []
     last_name = None
@@ -266,8 +246,10 @@ def vpp_layout(program: Program, pp_degree: int, vpp_degree: int, seg_method: st
         if len(starts) == len(layers):
             break
         name = names[i]
+        if op.name == "dist_op.reshard" and name is None:
+            continue
         if op.dist_attr is not None and name != last_name and i not in inner:
-            stage = stage_of_mesh(op.dist_attr.mesh, pp_degree, world)
+            stage = stage_of_mesh(op.dist_attr.mesh, pp_degree, world, partition)
             if stage is not None:
                 layer_stages.append(stage)
             last_name = name
@@ -557,3 +539,19 @@ def next_chunk(program: Program, op: Operation) -> int:
             return d.chunk_id
         nxt = nxt.next_op
     return -1
+
+
+@function("prev_chunk", live=True)
+def prev_chunk(program: Program, op: Operation) -> int:
+    """Rule function `prev_chunk(op)`: the dist-attribute chunk_id of the last op before `op` in
+    its block that has one set (not -1), or -1: check_chunk_id's last resort for an op after
+    which nothing has a chunk (the sum of a parameter's grads from two readers, at the end of the
+    backward); Paddle gives up. See docs/deviations.md."""
+    prv = op.prev_op
+    while prv is not None:
+        d = prv.dist_attr
+        if d is not None and d.chunk_id != -1:
+            return d.chunk_id
+        prv = prv.prev_op
+    return -1
+

@@ -102,6 +102,42 @@ def used_chunk(program, value):
     return -1
 
 
+@function("send_chunk", live=True)
+def send_chunk(program, value) -> int:
+    """The chunk of a pipeline ``send_v2`` of ``value``: the chunk of the op that made it; for a
+    sum of grads (``pd_op.add_n`` of a ``builtin.combine``) the chunk of the ops that made the
+    summed values, which must agree (the add_n itself may sit in the chunk of the forward value it
+    is the grad of, the send belongs to its readers' chunk). -1 without one.
+    Raises ``ValueError`` when the summed values come from different chunks.
+    Source: Paddle 3.3.1 ``reshard_funcs/same_status_reshard_func.py`` (``SameStatusReshardFunction
+    .reshard``, the ``add_n`` branch)."""
+    if not isinstance(value, Value):
+        value = value.results[0]
+    owner = value.owner
+    if owner is None:
+        return -1
+    if owner.name == "pd_op.add_n" and owner.operands and owner.operands[0] is not None \
+            and owner.operands[0].owner is not None \
+            and owner.operands[0].owner.name == "builtin.combine":
+        chunks = [v.owner.dist_attr.chunk_id
+                  if v is not None and v.owner is not None and v.owner.dist_attr is not None
+                  else -1 for v in owner.operands[0].owner.operands]
+        if len(set(chunks)) > 1:
+            raise ValueError(f"the grads summed by {owner.name} before a pipeline send come from "
+                             f"different chunks {chunks}")
+        return chunks[0] if chunks else -1
+    return owner.dist_attr.chunk_id if owner.dist_attr is not None else -1
+
+
+@function("with_chunk", live=True)
+def with_chunk(program, dist_attr, chunk_id) -> OperationDistAttr:
+    """Op dist attribute ``dist_attr`` with its chunk id set to ``chunk_id``."""
+    if not isinstance(dist_attr, OperationDistAttr):
+        raise TypeError(f"with_chunk() needs an op dist attribute, got {dist_attr!r}")
+    return OperationDistAttr(dist_attr.mesh, dist_attr.operands, dist_attr.results,
+                             int(chunk_id))
+
+
 @function("placed_as", live=True)
 def placed_as(program, t, dist_attr):
     """Dist type ``t`` on its own mesh with the dims_mapping and partial dims of ``dist_attr``

@@ -10,7 +10,10 @@ no resolved plan, so the rules match nothing there.
 - ``planned_type(v)`` — a parameter's or input's dist type: its stage mesh, the plan's placement;
 - ``spmd_dist(o)`` — the op dist attribute the op's SPMD rule (:mod:`spmd_rules`) gives from its
   operands' current types, on their mesh (an op without dist operands: its stage's mesh);
-- ``spmd_type(o, r)`` — result ``r``'s dist type from ``o``'s dist attribute;
+- ``spmd_type(o, r)`` — result ``r``'s dist type from ``o``'s dist attribute (a vector result:
+  its items');
+- ``vector_type(o, r)`` — a ``builtin.combine`` / ``builtin.split`` result's type, from its
+  operands (they carry no dist attribute);
 - ``reshard_type(r)``, ``reshard_mesh(r)`` — a hook reshard's result type and op mesh;
 - ``dist_name(name)`` — Paddle's name of a sharded parameter (``linear_0.w_0.dist``).
 """
@@ -24,8 +27,10 @@ from rulepass.engine.ir.types import (
     OperationDistAttr,
     ProcessMesh,
     TensorDistAttr,
+    VectorType,
 )
 from rulepass.engine.paddle import spmd_rules
+from rulepass.engine.paddle.spmd_shapes import result_shapes
 from rulepass.engine.paddle.parallelize import RESOLVED
 from rulepass.engine.rewrite.functions import function
 from rulepass.engine.rewrite.values import ABSENT
@@ -69,10 +74,26 @@ def planned_type(program, x):
     return DistTensorType(v.type.shape, v.type.dtype, TensorDistAttr(mesh, tuple(dims)))
 
 
-def _attr(v) -> TensorDistAttr | None:
-    if v is None or not isinstance(v.type, DistTensorType):
+def _attr(v):
+    """The value's TensorDistAttr; for a vector of dist tensors a tuple of them; else None."""
+    if v is None:
+        return None
+    if isinstance(v.type, VectorType):
+        if v.type.items and all(isinstance(t, DistTensorType) for t in v.type.items):
+            return tuple(t.dist for t in v.type.items)
+        return None
+    if not isinstance(v.type, DistTensorType):
         return None
     return v.type.dist
+
+
+def _first_mesh(attrs_) -> ProcessMesh | None:
+    for a in attrs_:
+        if isinstance(a, tuple):
+            a = a[0] if a else None
+        if a is not None:
+            return a.mesh
+    return None
 
 
 @function("spmd_dist", live=True)
@@ -83,7 +104,7 @@ def spmd_dist(program, op):
     if res is None:
         return ABSENT
     inputs = [_attr(v) for v in op.operands]
-    mesh = next((a.mesh for a in inputs if a is not None), None)
+    mesh = _first_mesh(inputs)
     if mesh is None:
         mesh = res.mesh_of_stage(res.stage_of(op))
     operands, results = spmd_rules.infer(op, inputs)
@@ -91,6 +112,8 @@ def spmd_dist(program, op):
     def entry(p, v):
         if v is None:
             return NULL_DIST
+        if isinstance(p, list):  # a vector operand or result: one entry per item
+            return tuple(TensorDistAttr(mesh, x.dims_mapping, x.partial) for x in p)
         return TensorDistAttr(mesh, p.dims_mapping, p.partial)
 
     return OperationDistAttr(mesh, [entry(p, v) for p, v in zip(operands, op.operands)],
@@ -129,11 +152,29 @@ def spmd_type(program, op, result):
     """``result``'s type placed as ``op``'s dist attribute says (its own type when it has none)."""
     v = _value(result)
     d = op.dist_attr
-    if d is None or v.index >= len(d.results) or d.results[v.index].is_null:
+    if d is None or v.index >= len(d.results):
         return v.type
-    shapes = spmd_rules.result_shapes(op)
+    placed = d.results[v.index]
+    if isinstance(placed, tuple):  # a vector result (split): its items placed one by one
+        return VectorType([DistTensorType(t.shape, t.dtype, a)
+                           for t, a in zip(v.type.items, placed)])
+    if placed.is_null:
+        return v.type
+    shapes = result_shapes(op)
     shape = shapes[v.index] if shapes is not None else v.type.shape
-    return DistTensorType(shape, v.type.dtype, d.results[v.index])
+    return DistTensorType(shape, v.type.dtype, placed)
+
+
+@function("vector_type", live=True)
+def vector_type(program, op, result):
+    """The type of a ``builtin.combine`` result (the vector of its operands' types) or of a
+    ``builtin.split`` result (its item of the operand vector): these ops have no dist attribute
+    of their own, their results follow their operands."""
+    v = _value(result)
+    if op.name == "builtin.combine":
+        return VectorType([x.type for x in op.operands])
+    items = getattr(op.operands[0].type, "items", None)
+    return items[v.index] if items is not None and v.index < len(items) else v.type
 
 
 def _union_mesh(a: ProcessMesh, b: ProcessMesh) -> ProcessMesh:
@@ -146,27 +187,33 @@ def _union_mesh(a: ProcessMesh, b: ProcessMesh) -> ProcessMesh:
 @function("reshard_type", live=True)
 def reshard_type(program, r):
     """The result type of a hook reshard (``plan_reshard`` / ``plan_target`` attributes): to a
-    stage with its operand's placement (``"stage"``), Replicate on the target (``"global"``),
+    stage with its operand's placement (``"stage"``), Replicate on the target (``"global"``), a
+    tied parameter placed as its reader's plan says on the reader's stage (``"share"``),
     Replicate along ``mp`` on its own mesh (``"concat"``, Paddle's c_concat) or sharded along
-    ``mp`` on the sequence axis (``"split"``, c_split: axis 1 when dp shards axis 0, else 0)."""
+    ``mp`` on the sequence axis (``"split"``, c_split: axis 1 when dp shards axis 0, else 0) or
+    on the hidden axis 2 (``"split_mp"``, c_split of ``RowWiseParallel(is_input_parallel=False)``)."""
     res = RESOLVED.get(program)
     if res is None:
         return ABSENT
     src = r.operands[0].type
     mode, target = r.attributes["plan_reshard"], int(r.attributes["plan_target"])
-    if mode in ("concat", "split"):
+    if mode in ("concat", "split", "split_mp"):
         mesh = src.mesh
         names = list(res.mesh_of_stage(target).dim_names)
         mp = names.index("mp")
         dims = [-1 if m == mp else m for m in src.dims_mapping]
         partial = tuple(p for p in src.dist.partial if p[0] != mp)
-        if mode == "split":
+        if mode == "split_mp":
+            dims[2] = mp
+        elif mode == "split":
             # Paddle's c_split: the batch is the axis dp shards; the sequence the other one
             dp = names.index("dp") if "dp" in names else None
             batch = src.dims_mapping.index(dp) if dp is not None and dp in src.dims_mapping else None
             dims[1 if batch == 0 else 0] = mp
         return DistTensorType(src.shape, src.dtype, TensorDistAttr(mesh, tuple(dims), partial))
     mesh = res.mesh_of_stage(target)
+    if mode == "share":  # a tied parameter onto another stage, placed by that layer's plan
+        return DistTensorType(src.shape, src.dtype, TensorDistAttr(mesh, res.reshard_dims[id(r)]))
     if mode == "stage":
         return DistTensorType(src.shape, src.dtype,
                               TensorDistAttr(mesh, src.dims_mapping, src.dist.partial))

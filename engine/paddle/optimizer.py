@@ -200,11 +200,13 @@ def append_optimizer(program: Program, grads: dict, optimizer: str = "sgd",
                 "dtype": Symbol("int64"), "op_role": OPTIMIZE_ROLE, "place": Place("cpu"),
                 "stop_gradient": (True,), "value": ()},
                 [_int_array_type(p.result.type)], mesh) for _ in range(3)]
+            # in place: the result is the buffer, typed as it (Paddle types it as the parameter,
+            # a local shape the buffer does not have when the grad is sharded otherwise)
             reset = _create(program, "pd_op.set_value_with_tensor_",
                             [merged[p.result], zero.result] + [b.result for b in bounds], {
                                 "axes": (), "decrease_axes": (), "none_axes": (),
                                 "op_role": OPTIMIZE_ROLE, "stop_gradient": (True,)},
-                            [p.result.type], mesh)
+                            [merged[p.result].type], mesh)
             made += [zero, *bounds, reset]
     return made
 

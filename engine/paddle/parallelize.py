@@ -121,6 +121,9 @@ class Resolved:
     split_after: list = attrs.field(factory=list)       # layers ending a stage
     global_layers: list = attrs.field(factory=list)
     param_dims: dict = attrs.field(factory=dict)        # id(param op) -> dims_mapping
+    # tied parameters read on another stage: (param op, layer, stage, dims_mapping there)
+    shared_params: list = attrs.field(factory=list)
+    reshard_dims: dict = attrs.field(factory=dict)      # id(hook reshard) -> its dims_mapping
     input_stage: dict = attrs.field(factory=dict)       # data name -> stage
 
     def mesh_of_stage(self, stage: int) -> ProcessMesh:
@@ -193,7 +196,7 @@ def _resolve_stages(res: Resolved, ops) -> None:
         for layer in plan.split_spec:
             if layer not in layers:
                 raise plan.error(f"split_spec layer '{layer}' matches no layer of the serial "
-                                 f"program (layers: {known})", "pp", "split_spec")
+                                 f"program (layers: {known})", "pp", "split_spec", inner=layer)
         if len(plan.split_spec) != stages - 1:
             raise plan.error(f"split_spec ends {len(plan.split_spec)} stage(s) but the mesh has "
                              f"{stages} pp stages: name {stages - 1} layer(s)", "pp", "split_spec")
@@ -204,7 +207,7 @@ def _resolve_stages(res: Resolved, ops) -> None:
         for stem in plan.split_spec:
             if not any(_matches_stem(p, stem) for p in layers):
                 raise plan.error(f"split_spec '{stem}' matches no layer of the serial program "
-                                 f"(layers: {known})", "pp", "split_spec")
+                                 f"(layers: {known})", "pp", "split_spec", inner=stem)
         matched = [p for p in sorted(layers, key=lambda p: _position(layers[p][0]))
                    if any(_matches_stem(p, stem) for stem in plan.split_spec)]
         if len(matched) < stages:
@@ -236,7 +239,7 @@ def _resolve_globals(res: Resolved) -> None:
         if layer not in res.layer_ops:
             known = ", ".join(sorted(res.layer_ops)) or "none"
             raise plan.error(f"global_spec layer '{layer}' matches no layer of the serial "
-                             f"program (layers: {known})", "pp", "global_spec")
+                             f"program (layers: {known})", "pp", "global_spec", inner=layer)
         res.global_layers.append(layer)
         # an output computed from no parameter or input is a dense tensor that Paddle's post-hook
         # `shard_tensor`s onto the global pp mesh: the ops making it run there
@@ -258,36 +261,47 @@ def _resolve_globals(res: Resolved) -> None:
             stack.extend(v.owner for v in op.operands if v is not None and id(v.owner) in dense)
 
 
-def _layer_params(res: Resolved, ops) -> dict:
-    """Layer path -> {"weight": param op, "bias": ...}: a parameter belongs to the layer of its
-    first reader; Paddle names a layer's weight ``*.w_N`` and its bias ``*.b_N``."""
+def _param_role(op: Operation) -> str:
+    """``weight`` or ``bias``: Paddle names a layer's weight ``*.w_N`` and its bias ``*.b_N``."""
+    name = str(op.attributes.get("parameter_name", ""))
+    if re.search(r"\.w_\d+$", name):
+        return "weight"
+    return "bias" if re.search(r"\.b_\d+$", name) else name.rsplit(".", 1)[-1]
+
+
+def _reader_layers(res: Resolved, ops) -> dict:
+    """id(param op) -> the layers whose ops read it, in program order. The first is the layer
+    that owns it (a parameter belongs to the layer of its first reader); a later one holds it
+    too (a tied weight: Paddle's ``share_param_list``)."""
     out: dict = {}
     for op in ops:
-        if op.name != "builtin.parameter":
+        where = layer_path(op)
+        if where is None or where[0] != res.root:
             continue
-        users = op.results[0].users()
-        where = layer_path(users[0]) if users else None
-        if where is None:
-            continue
-        name = str(op.attributes.get("parameter_name", ""))
-        role = "weight" if re.search(r"\.w_\d+$", name) else "bias" if re.search(
-            r"\.b_\d+$", name) else name.rsplit(".", 1)[-1]
-        out.setdefault("/".join(where[1]), {})[role] = op
+        for v in op.operands:
+            if v is not None and v.owner is not None and v.owner.name == "builtin.parameter":
+                layers = out.setdefault(id(v.owner), [])
+                path = "/".join(where[1])
+                if path not in layers:
+                    layers.append(path)
     return out
 
 
 def _resolve_params(res: Resolved, ops) -> None:
     plan = res.plan
-    for op in ops:
-        if op.name == "builtin.parameter":
-            users = op.results[0].users()
-            res.op_stage[id(op)] = res.stage_of(users[0]) if users else 0
-            rank = len(op.results[0].type.shape)
-            res.param_dims[id(op)] = (-1,) * rank
-    if not plan.mp_plan:
-        return
-    params = _layer_params(res, ops)
+    params = [op for op in ops if op.name == "builtin.parameter"]
+    for op in params:
+        users = op.results[0].users()
+        res.op_stage[id(op)] = res.stage_of(users[0]) if users else 0
+        res.param_dims[id(op)] = (-1,) * len(op.results[0].type.shape)
+    readers = _reader_layers(res, ops)
+    by_layer: dict = {}  # layer -> {role: param op}, every layer holding the parameter
+    for op in params:
+        for layer in readers.get(id(op), []):
+            by_layer.setdefault(layer, {})[_param_role(op)] = op
+    shared_dims: dict = {}  # (id(param), layer) -> the placement that layer's plan gives it
     for key, entries in plan.mp_plan.items():
+        written = key
         layer, _, attr = key.rpartition(".")
         only = None
         if attr in ("weight", "bias") and layer:
@@ -297,27 +311,71 @@ def _resolve_params(res: Resolved, ops) -> None:
             known = ", ".join(sorted(res.layer_ops)) or "none"
             raise plan.error(f"mp plan key '{key if only is None else key + '.' + only}' "
                              f"matches no layer of the serial program (layers: {known})",
-                             "mp", "plan")
+                             "mp", "plan", inner=written)
         for path in hits:
             for entry in entries:
-                _apply_mp(res, params.get(path, {}), entry, only)
+                _apply_mp(res, path, by_layer.get(path, {}), entry, only, readers, shared_dims)
+    if plan.sharding_level == 3:
+        _shard_stage3(res, params)
+    # a tied parameter read on another stage than its owner's: Paddle's
+    # _process_share_weight_layer reshards it there, placed as that layer's plan says
+    for op in params:
+        layers = readers.get(id(op), [])
+        for layer in layers[1:]:
+            stage = res.stage_of(res.layer_ops[layer][0])
+            if stage != res.stage_of(op):
+                dims = shared_dims.get((id(op), layer), (-1,) * len(op.results[0].type.shape))
+                res.shared_params.append((op, layer, stage, dims))
 
 
-def _apply_mp(res: Resolved, params: dict, entry, only: str | None) -> None:
+def _shard_stage3(res: Resolved, params: list) -> None:
+    """ZeRO stage 3 (``dp_config`` ``sharding_level`` 3): Paddle 3.3.1's ``ShardingStage3``
+    shards every parameter along one mesh axis, on its first tensor axis no other mesh axis
+    shards. The mesh axis is 0 unless a parameter is already sharded there; then the last axis
+    where that parameter is replicated (``_set_and_check_sharding_prop_from_param``, over the
+    parameters in creation order: the reverse of the serial program's). Levels 1 and 2 shard only
+    the optimizer's state: their forward program is level 0's."""
+    axis = 0
+    ordered = list(reversed(params))
+    for op in ordered:
+        dims = res.param_dims[id(op)]
+        if axis in dims:
+            replicated = [a for a in range(len(res.mesh_of_stage(res.stage_of(op)).shape))
+                          if a not in dims]
+            if replicated:
+                axis = replicated[-1]
+    for op in ordered:
+        dims = list(res.param_dims[id(op)])
+        if axis in dims or axis >= len(res.mesh_of_stage(res.stage_of(op)).shape):
+            continue
+        taken = [i for i, m in enumerate(dims) if m != -1]
+        free = [i for i in range(len(dims)) if i not in taken[:1]]
+        if free:
+            dims[free[0]] = axis
+            res.param_dims[id(op)] = tuple(dims)
+
+
+def _apply_mp(res: Resolved, layer: str, params: dict, entry, only: str | None, readers: dict,
+              shared_dims: dict) -> None:
     """ColWiseParallel: weight Shard(1) (a 1-D weight Shard(0)), bias Shard(0); RowWiseParallel:
-    weight Shard(0) (Paddle 3.3.1 tensor_parallel.py). A parameter already placed keeps its
-    placement (Paddle skips ``is_dist()`` parameters)."""
+    weight Shard(0) (Paddle 3.3.1 tensor_parallel.py; a ``.bias`` key of RowWiseParallel shards
+    the weight, as Paddle's discards the bias and falls back to it). A parameter already placed
+    keeps its placement (Paddle skips ``is_dist()`` parameters). A tied parameter (read by
+    several layers) is placed by its owner's plan; another layer's plan gives the placement of
+    its copy (``shared_dims``; the last plan wins, as Paddle's ``update`` of the placements)."""
     if entry.kind not in ("ColWiseParallel", "RowWiseParallel"):
         return
     roles = ["weight", "bias"] if entry.kind == "ColWiseParallel" else ["weight"]
-    if only is not None:
-        roles = [r for r in roles if r == only] or ([only] if entry.kind == "ColWiseParallel"
-                                                    else [])
+    if only is not None and entry.kind == "ColWiseParallel":
+        roles = [only]
     for role in roles:
         op = params.get(role)
-        if op is None or any(m != -1 for m in res.param_dims[id(op)]):
+        if op is None:
             continue
-        mesh = res.mesh_of_stage(res.stage_of(op))
+        owners = readers.get(id(op), [])
+        shared = len(owners) > 1
+        stage = res.stage_of(res.layer_ops[layer][0]) if shared else res.stage_of(op)
+        mesh = res.mesh_of_stage(stage)
         mp = list(mesh.dim_names).index("mp")
         rank = len(op.results[0].type.shape)
         dims = [-1] * rank
@@ -327,7 +385,12 @@ def _apply_mp(res: Resolved, params: dict, entry, only: str | None) -> None:
             dims[0] = mp
         else:
             dims[1 if rank == 2 else 0] = mp
-        res.param_dims[id(op)] = tuple(dims)
+        if shared:
+            shared_dims[(id(op), layer)] = tuple(dims)
+            if owners[0] == layer:
+                res.param_dims[id(op)] = tuple(dims)
+        elif all(m == -1 for m in res.param_dims[id(op)]):
+            res.param_dims[id(op)] = tuple(dims)
 
 
 def _resolve_inputs(res: Resolved, ops) -> None:
@@ -342,6 +405,19 @@ def _resolve_inputs(res: Resolved, ops) -> None:
                                  "inputs", name)
         res.input_stage[name] = stage
         res.op_stage[id(op)] = stage
+    for op in datas:
+        name = str(op.attributes.get("name", ""))
+        stage = res.input_stage[name]
+        for user in op.results[0].users():
+            if res.stage_of(user) not in (stage, -1):
+                where = layer_path(user)
+                struct = "/".join(where[1]) if where else "no layer"
+                # Paddle fails there too: the op's mesh (its first operand's) must hold the others
+                raise res.plan.error(
+                    f"input {name} is on stage {stage} but {user.name} ({struct}) reads it on "
+                    f"stage {res.stage_of(user)}: say where it goes, [inputs] {name} = "
+                    f"{{ stage = {res.stage_of(user)} }} (the default puts the first input on "
+                    "the first stage, the others on the last)", "inputs", name)
     for name in res.plan.inputs:
         if name not in res.input_stage:
             raise res.plan.error(f"[inputs] {name} names no pd_op.data of the serial program "

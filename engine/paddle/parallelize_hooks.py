@@ -13,11 +13,19 @@ called the hooked one. Over a serial program those hooks are:
   ``shard_tensor``-ed, so the op making it runs on the global mesh and no reshard appears);
 - its pre-hook on every pipeline layer: each argument not on the layer's stage mesh is resharded
   to it, Replicate, before the layer's first op (seed 003, PR #69628);
+- ``parallel_base._process_share_weight_layer``'s pre-hook: a tied parameter (held by several
+  layers) read by a layer on another stage than its owner's is resharded to that layer's stage
+  mesh, placed as that layer's mp plan says (Replicate else);
 - ``ColWiseParallel(gather_output=True)``'s post-hook ``c_concat``: the output made Replicate
-  along ``mp`` on its own mesh.
+  along ``mp`` on its own mesh;
+- ``RowWiseParallel(is_input_parallel=False)``'s pre-hook ``c_split(split_type="mp")``: the first
+  argument sharded along ``mp`` on its hidden axis (``Shard(2)``);
+- the sequence-parallel markers' ``c_split`` / ``c_concat`` (with their transposes).
 
 The reshards are made here with the types of their operands and two attributes saying where they
-go (``plan_reshard``: ``"stage"``, ``"global"``, ``"concat"``; ``plan_target``: the stage, -1 for the
+go (``plan_reshard``: ``"stage"``, ``"global"``, ``"share"``, ``"concat"``, ``"split"``,
+``"split_mp"``;
+``plan_target``: the stage, -1 for the
 global mesh); ``rules/parallelize.rw`` types them once their operands are placed, and erases the
 two attributes. The rule language has no action that rewires a value's uses inside one layer
 only, so this step is Python, through the IR's journaled mutations.
@@ -132,6 +140,8 @@ def _mp_hooks(res: Resolved) -> tuple[dict, dict]:
             steps_pre, steps_post = [], []
             if kind == "ColWiseParallel" and entry.option("gather_output", False):
                 steps_post.append(("concat", False))
+            elif kind == "RowWiseParallel" and not entry.option("is_input_parallel", True):
+                steps_pre.append(("split_mp", False))
             elif kind == "SequenceParallelBegin":
                 steps_post.append(("split", t))
             elif kind == "SequenceParallelEnd":
@@ -143,9 +153,27 @@ def _mp_hooks(res: Resolved) -> tuple[dict, dict]:
                 steps_pre.append(("concat", t))
                 steps_post.append(("split", t))
             for layer in layers:
-                pre.setdefault(layer, []).extend(steps_pre)
-                post.setdefault(layer, []).extend(steps_post)
+                pre.setdefault(layer, []).extend((*st, key, kind) for st in steps_pre)
+                post.setdefault(layer, []).extend((*st, key, kind) for st in steps_post)
     return pre, post
+
+
+def _check_tp_operand(res: Resolved, v: Value, step: str, key: str, kind: str, layer: str,
+                      stage: int, what: str) -> None:
+    """Paddle's ``c_split`` / ``c_concat`` (``tensor_parallel.py``) take a 3-D ``[batch, seq,
+    hidden]`` tensor, and ``c_split`` looks the batch axis up along a ``"dp"`` mesh dimension;
+    raises PlanError at the plan key otherwise (Paddle fails there too)."""
+    shape = list(v.type.shape)
+    helper = "c_concat" if step == "concat" else "c_split"
+    names = list(res.mesh_of_stage(stage).dim_names or ())
+    if step != "concat" and "dp" not in names:
+        raise res.plan.error(f"{kind} on {layer}: Paddle's c_split needs a \"dp\" mesh dimension "
+                             f"to find the batch axis (the mesh has {names}); add one of size 1",
+                             "mp", "plan", inner=key)
+    if len(shape) != 3:
+        raise res.plan.error(f"{kind} on {layer}: Paddle's {helper} takes a 3-D [batch, seq, "
+                             f"hidden] tensor, but the layer's {what} is {shape}",
+                             "mp", "plan", inner=key)
 
 
 def insert_hook_reshards(program: Program, res: Resolved) -> list[Operation]:
@@ -180,6 +208,8 @@ def insert_hook_reshards(program: Program, res: Resolved) -> list[Operation]:
         return anchor
 
     def tp_steps(kind, transpose, stage):
+        if kind == "split_mp":  # RowWiseParallel(is_input_parallel=False): c_split "mp"
+            return [("split_mp", stage)]
         if kind == "concat":
             return [("concat", stage)] + ([("transpose",)] if transpose else [])
         return ([("transpose",)] if transpose else []) + [("split", stage)]
@@ -195,12 +225,19 @@ def insert_hook_reshards(program: Program, res: Resolved) -> list[Operation]:
                         chain.source = v
                         chain(v, [("global", stage)], layer, inside(v), op, False, stage)
                 args = _arguments(res.layer_ops[layer], members[layer])
-            for kind, transpose in mp_pre.get(layer, []):
+            for kind, transpose, key, entry in mp_pre.get(layer, []):
                 if args:  # Paddle's c_split / c_concat take the first argument only
                     v = args[0]
+                    _check_tp_operand(res, v, kind, key, entry, layer, stage, "first argument")
                     chain.source = v
                     chain(v, tp_steps(kind, transpose, stage), layer, inside(v), op, False, stage)
                     args = _arguments(res.layer_ops[layer], members[layer])
+            for param, holder, target, dims in res.shared_params:
+                if holder == layer:  # _shard_all_param's pre-hook for a tied weight
+                    v = param.results[0]
+                    chain.source = v
+                    made_op = chain(v, [("share", target)], layer, inside(v), op, False, target)
+                    res.reshard_dims[id(made_op)] = dims
         anchor = op
         for layer in sorted(last_of.get(id(op), []), key=lambda p: -p.count("/")):
             stage = res.stage_of(op)
@@ -209,12 +246,16 @@ def insert_hook_reshards(program: Program, res: Resolved) -> list[Operation]:
                 steps.append([("stage", stage + 1)])
             if layer in res.global_layers:
                 steps.append([("global", -1)])
-            for kind, transpose in mp_post.get(layer, []):
+            checks = [None] * len(steps)
+            for kind, transpose, key, entry in mp_post.get(layer, []):
                 steps.append(tp_steps(kind, transpose, stage))
-            for hook in steps:
+                checks.append((kind, key, entry))
+            for hook, check in zip(steps, checks):
                 outputs = _outputs(res.layer_ops[layer], members[layer] | {id(m) for m in made})
-                if hook[0][0] in ("concat", "split", "transpose"):
+                if check is not None:  # Paddle's c_split / c_concat take the first output only
                     outputs = outputs[:1]
+                    for v in outputs:
+                        _check_tp_operand(res, v, *check, layer, stage, "output")
                 for v in outputs:
                     if hook[0][0] == "global" and placer.stage_of_value(v) == -1:
                         continue  # made on the global mesh already (a dense output)

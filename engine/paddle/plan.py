@@ -73,7 +73,7 @@ class Plan:
     mp_plan: dict = attrs.field(factory=dict)
     sharding_level: int | None = None
     inputs: dict = attrs.field(factory=dict)
-    lines: dict = attrs.field(factory=dict, eq=False, repr=False)
+    lines: object = attrs.field(default=None, eq=False, repr=False)  # where keys are (locate)
 
     def degree(self, dim: str) -> int:
         """The mesh's size along ``dim`` (1 when the mesh has no such dimension)."""
@@ -83,28 +83,68 @@ class Plan:
 
     def line_of(self, section: str, key: str | None = None) -> int | None:
         """The 1-based line of ``[section] key`` (or of the section header) in the plan text."""
-        return self.lines.get((section, key)) or self.lines.get((section, None))
+        return locate(self.lines, section, key)[0]
 
-    def error(self, message: str, section: str, key: str | None = None) -> PlanError:
-        """A :class:`PlanError` located at ``[section] key``."""
-        return PlanError(message, self.file, self.line_of(section, key))
+    def error(self, message: str, section: str, key: str | None = None,
+              inner: str | None = None) -> PlanError:
+        """A :class:`PlanError` located at ``[section] key`` (at ``inner`` within its value: an
+        mp plan key, a split_spec layer, when given)."""
+        return PlanError(message, self.file, *locate(self.lines, section, key, inner))
 
 
-def _key_lines(text: str) -> dict:
-    """(section, key) -> line for the plan text's section headers and keys (one level)."""
-    lines: dict = {}
+@attrs.frozen
+class _Located:
+    """Where the plan text says things: per line its section and its key with their columns."""
+
+    text_lines: tuple
+    keys: dict  # (section, key or None) -> (line, col), 1-based; the first one wins
+
+
+def _key_lines(text: str) -> _Located:
+    """The plan text's section headers and keys (one level), located."""
+    keys: dict = {}
     section = None
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        header = re.fullmatch(r"\[\s*([A-Za-z0-9_.\-\"]+)\s*\]", line)
+    lines = text.splitlines()
+    for number, raw in enumerate(lines, 1):
+        line = raw.split("#", 1)[0]
+        header = re.fullmatch(r"\s*\[\s*([A-Za-z0-9_.\-\"]+)\s*\]\s*", line)
         if header:
-            section = header.group(1)
-            lines.setdefault((section, None), number)
+            section = header.group(1).replace('"', "")
+            keys.setdefault((section, None), (number, header.start(1) + 1))
             continue
-        key = re.match(r'("[^"]*"|[A-Za-z0-9_\-]+)\s*=', line)
+        key = re.match(r'\s*("[^"]*"|[A-Za-z0-9_\-]+)\s*=', line)
         if key and section is not None:
-            lines.setdefault((section, key.group(1).strip('"')), number)
-    return lines
+            keys.setdefault((section, key.group(1).strip('"')), (number, key.start(1) + 1))
+    return _Located(tuple(lines), keys)
+
+
+def locate(where: _Located | dict, section: str, key: str | None = None,
+           inner: str | None = None) -> tuple[int | None, int | None]:
+    """(line, col) of ``[section] key`` in the plan text, of ``inner`` (a quoted or bare name
+    within the key's value, or a key of the sub-table ``[section.key]``) when given, else of the
+    key, else of the section header; (None, None) when the text does not say."""
+    if not isinstance(where, _Located):
+        return None, None
+    keys = where.keys
+    if inner is not None:
+        sub = keys.get((f"{section}.{key}", inner))  # [mp.plan] "Layer" = ...
+        if sub is not None:
+            return sub
+        start = keys.get((section, key)) or keys.get((section, None))
+        if start is not None:
+            pattern = re.compile(r'"' + re.escape(inner) + r'"|(?<![\w*/.])' + re.escape(inner)
+                                 + r'(?![\w*/.])')
+            for number in range(start[0], len(where.text_lines) + 1):
+                text = where.text_lines[number - 1].split("#", 1)[0]
+                offset = start[1] if number == start[0] else 0
+                found = pattern.search(text, offset)
+                if found:
+                    return number, found.start() + 1
+                if number > start[0] and re.match(r"\s*\[", text):
+                    break  # the next section
+    found = keys.get((section, key)) if key is not None else None
+    found = found or keys.get((f"{section}.{key}", None)) or keys.get((section, None))
+    return found if found is not None else (None, None)
 
 
 def load_plan(text: str, file: str = "plan.toml") -> Plan:
@@ -114,13 +154,13 @@ def load_plan(text: str, file: str = "plan.toml") -> Plan:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        match = re.search(r"line (\d+)", str(e))
-        raise PlanError(f"not valid TOML: {str(e).split(' (at')[0]}", file,
-                        int(match.group(1)) if match else None) from None
+        match = re.search(r"line (\d+), column (\d+)", str(e))
+        line, col = (int(match.group(1)), int(match.group(2))) if match else (None, None)
+        raise PlanError(f"not valid TOML: {str(e).split(' (at')[0]}", file, line, col) from None
     lines = _key_lines(text)
 
-    def fail(message, section, key=None):
-        return PlanError(message, file, lines.get((section, key)) or lines.get((section, None)))
+    def fail(message, section, key=None, inner=None):
+        return PlanError(message, file, *locate(lines, section, key, inner))
 
     for section, value in data.items():
         if section not in SECTION_KEYS:
@@ -148,7 +188,7 @@ def load_plan(text: str, file: str = "plan.toml") -> Plan:
     for n in names:
         if n not in MESH_DIMS:
             raise fail(f"unknown mesh dimension '{n}' (known: {', '.join(MESH_DIMS)})",
-                       "mesh", "dim_names")
+                       "mesh", "dim_names", inner=n)
     if len(set(names)) != len(names):
         raise fail(f"[mesh] dim_names {names} names a dimension twice", "mesh", "dim_names")
     world = mesh.get("world_size")
@@ -174,10 +214,12 @@ def load_plan(text: str, file: str = "plan.toml") -> Plan:
         plan["mp_plan"] = _read_mp(data["mp"], fail)
     if "dp" in data:
         level = data["dp"].get("sharding_level", 0)
-        if level != 0:
-            raise fail(f"sharding_level {level!r} is not supported (only 0: data parallel)",
-                       "dp", "sharding_level")
-        plan["sharding_level"] = 0
+        if isinstance(level, str) and level in ("0", "1", "2", "3"):
+            level = int(level)  # Paddle takes the level as a string too
+        if isinstance(level, bool) or level not in (0, 1, 2, 3):
+            raise fail(f"sharding_level must be 0, 1, 2 or 3 (data parallel, ZeRO stage 1, 2, "
+                       f"3), got {level!r}", "dp", "sharding_level")
+        plan["sharding_level"] = level
     if "inputs" in data:
         inputs = {}
         for name, where in data["inputs"].items():
@@ -204,7 +246,7 @@ def _read_pp(pp: dict, fail) -> dict:
         for layer, point in split.items():
             if point != "end":
                 raise fail(f'split point of {layer} must be "end" (SplitPoint.END; Paddle 3.3.1 '
-                           f"supports no other), got {point!r}", "pp", "split_spec")
+                           f"supports no other), got {point!r}", "pp", "split_spec", inner=layer)
         out["split_spec"] = dict(split)
     else:
         raise fail('split_spec must be a layer name, a list of them, or a table '
@@ -238,14 +280,14 @@ def _read_mp(mp: dict, fail) -> dict:
                 kind = item["kind"]
             else:
                 raise fail(f"mp plan entry for {key}: expected a kind name or "
-                           '{ kind = "ColWiseParallel", ... }', "mp", "plan")
+                           '{ kind = "ColWiseParallel", ... }', "mp", "plan", inner=key)
             if kind not in MP_KINDS:
                 raise fail(f"unknown mp plan kind '{kind}' for {key} (known: "
-                           f"{', '.join(MP_KINDS)})", "mp", "plan")
+                           f"{', '.join(MP_KINDS)})", "mp", "plan", inner=key)
             bad = set(options) - MP_KINDS[kind]
             if bad or not all(isinstance(v, bool) for v in options.values()):
                 raise fail(f"{kind} for {key}: unknown or non-boolean option(s) "
-                           f"{', '.join(sorted(bad or options))}", "mp", "plan")
+                           f"{', '.join(sorted(bad or options))}", "mp", "plan", inner=key)
             entries.append(MpEntry(kind, options))
         plan[key] = tuple(entries)
     return plan

@@ -5,7 +5,8 @@ spmd_rules/``: ``elementwise.cc``, ``matmul.cc``, ``reduction.cc``, ``layer_norm
 ``transpose.cc``, ...) and records the result in the op's ``op_dist_attr``: per operand the
 dims_mapping/partial it *requires* (a later reshard pass makes the value match), per result what
 it *produces*. :data:`SPMD_RULES` is that table, keyed by op name; ``rules/parallelize.rw`` reads
-it through the ``spmd_dist`` / ``spmd_result`` functions of ``engine/paddle/parallelize.py``.
+it through the ``spmd_dist`` / ``spmd_type`` functions of
+``engine/paddle/functions_parallelize.py``; result shapes are ``spmd_shapes.py``'s.
 
 Each rule takes ``(op, inputs)`` with ``inputs[i]`` the :class:`TensorDistAttr` of operand ``i``
 (``None`` for a missing or dense operand) and returns ``(operand_attrs, result_attrs)`` as lists of
@@ -19,6 +20,7 @@ from typing import Callable
 import attrs
 
 from rulepass.engine.ir.types import TensorDistAttr
+from rulepass.engine.paddle.spmd_shapes import full_value, int_array, result_shapes, shape_of
 
 
 @attrs.frozen
@@ -60,13 +62,31 @@ def _rank(value) -> int:
     return len(shape) if shape is not None else 0
 
 
-def _inputs(op, inputs) -> list[Placed]:
-    return [Placed.of(a, _rank(v)) for a, v in zip(inputs, op.operands)]
+def _inputs(op, inputs) -> list:
+    """Per operand its :class:`Placed`; a vector operand (``builtin.combine``'s result) a list of
+    them, one per item."""
+    out = []
+    for a, v in zip(inputs, op.operands):
+        items = getattr(getattr(v, "type", None), "items", None)
+        if items is not None:
+            attrs_ = a if isinstance(a, tuple) else (None,) * len(items)
+            out.append([Placed.of(x, len(getattr(t, "shape", ()))) for x, t in zip(attrs_, items)])
+        else:
+            out.append(Placed.of(a, _rank(v)))
+    return out
+
+
+def _replicated(p) -> "Placed | list":
+    """``p`` (or each item of a vector) replicated."""
+    if isinstance(p, list):
+        return [_replicated(x) for x in p]
+    return Placed((-1,) * len(p.dims_mapping))
 
 
 @spmd_rule("pd_op.relu", "pd_op.square", "pd_op.exp", "pd_op.tanh", "pd_op.gelu", "pd_op.silu",
            "pd_op.sigmoid", "pd_op.sqrt", "pd_op.rsqrt", "pd_op.log", "pd_op.cast", "pd_op.pow",
-           "pd_op.assign", "builtin.shadow_output")
+           "pd_op.assign", "builtin.shadow_output", "pd_op.abs", "pd_op.sin", "pd_op.cos",
+           "pd_op.erf", "pd_op.floor", "pd_op.ceil", "pd_op.sign", "pd_op.reciprocal")
 def elementwise_unary(op, inputs):
     """Unary ops keep their operand's placement, partial included (``elementwise.cc``
     ElementwiseUnaryInferSpmd); ``builtin.shadow_output`` records its operand as it is."""
@@ -108,14 +128,14 @@ def cross_entropy_with_softmax(op, inputs):
 
 @spmd_rule("pd_op.embedding")
 def embedding(op, inputs):
-    """``embedding.cc``: the result is the ids' layout plus the table's column axis; a table
-    sharded along its rows (the vocabulary) gives a Partial(SUM) result over that mesh dim."""
+    """``embedding.cc`` as Paddle 3.3.1 registers it for PIR
+    (``EmbeddingInferSpmdUnsupportVocabParallel``): the table is required replicated along its
+    rows (a vocabulary-sharded table is all-gathered first, no Partial result); the result is
+    the ids' layout plus the table's column axis."""
     ids, table = _inputs(op, inputs)[:2]
-    row, col = table.dims_mapping
-    out = tuple(m if m != col else -1 for m in ids.dims_mapping) + (col,)
-    partial = ((row, "SUM"),) if row != -1 else ()
-    return [Placed(tuple(m if m != col else -1 for m in ids.dims_mapping)), table], \
-        [Placed(out, partial)]
+    col = table.dims_mapping[1]
+    kept = tuple(m if m != col else -1 for m in ids.dims_mapping)
+    return [Placed(kept), Placed((-1, col))], [Placed(kept + (col,))]
 
 
 def _product(xs) -> int:
@@ -132,7 +152,7 @@ def reshape(op, inputs):
     sharding goes to the first output axis (when its size divides), any other sharded input axis
     of the group is required replicated."""
     x = _inputs(op, inputs)[0]
-    src = _shape(op.operands[0])
+    src = shape_of(op.operands[0])
     dst = (result_shapes(op) or [list(op.results[0].type.shape)])[0]
     if -1 in src or -1 in dst or _product(src) != _product(dst):
         return [x.replicated_partial()] + [Placed((-1,) * _rank(v)) for v in op.operands[1:]], \
@@ -167,15 +187,27 @@ def _merge(mappings: list[int]) -> int:
     return next((m for m in mappings if m != -1), -1)
 
 
+def _one_axis_per_mesh_dim(dims) -> tuple:
+    """ShardingMergeForTensors' conflict rule: a mesh dim claimed by several tensor axes stays
+    on the first of them; the later ones are replicated."""
+    seen: set = set()
+    out = []
+    for m in dims:
+        out.append(-1 if m != -1 and m in seen else m)
+        seen.add(m)
+    return tuple(out)
+
+
 @spmd_rule("pd_op.add", "pd_op.subtract", "pd_op.multiply", "pd_op.divide", "pd_op.maximum",
-           "pd_op.minimum")
+           "pd_op.minimum", "pd_op.greater_than", "pd_op.greater_equal", "pd_op.less_than",
+           "pd_op.less_equal", "pd_op.equal", "pd_op.not_equal", "pd_op.where")
 def elementwise_binary(op, inputs):
     """Broadcasting binary ops (``elementwise.cc`` ElementwiseBinaryInferSpmd): tensor axes aligned
     from the right, each output axis sharded as the first operand that shards it, each operand
     required in that layout on its own axes; a Partial operand is required Replicate unless every
     operand is Partial on the same mesh dims of an add/subtract, which then stays Partial."""
     ins = _inputs(op, inputs)
-    shapes = [_shape(v) for v in op.operands]
+    shapes = [shape_of(v) for v in op.operands]
     out_rank = max(len(p.dims_mapping) for p in ins)
     out_shape = [max([s[a - out_rank + len(s)] for s in shapes if a - out_rank + len(s) >= 0])
                  for a in range(out_rank)]
@@ -187,7 +219,7 @@ def elementwise_binary(op, inputs):
                               for k, m in enumerate(p.dims_mapping)]
 
     pads = [padded(p, sh) for p, sh in zip(ins, shapes)]
-    merged = tuple(_merge([p[axis] for p in pads]) for axis in range(out_rank))
+    merged = _one_axis_per_mesh_dim(_merge([p[axis] for p in pads]) for axis in range(out_rank))
     partials = {p.partial for p in ins}
     keep_partial = (len(partials) == 1 and ins[0].partial
                     and op.name in ("pd_op.add", "pd_op.subtract"))
@@ -233,13 +265,6 @@ def matmul(op, inputs):
     return [Placed(tuple(xm)), Placed(tuple(ym))], [Placed(out, partial)]
 
 
-def _int_array(value) -> list[int] | None:
-    producer = getattr(value, "owner", None)
-    if producer is None or producer.name != "pd_op.full_int_array":
-        return None
-    return list(producer.attributes.get("value", []))
-
-
 @spmd_rule("pd_op.mean", "pd_op.sum")
 def reduction(op, inputs):
     """``reduction.cc`` ReductionInferSpmd: the reduced axes (``[]`` = all) leave the result; a
@@ -247,7 +272,7 @@ def reduction(op, inputs):
     ins = _inputs(op, inputs)
     x = ins[0]
     rank = len(x.dims_mapping)
-    axes = _int_array(op.operands[1]) if len(op.operands) > 1 else None
+    axes = int_array(op.operands[1]) if len(op.operands) > 1 else None
     axes = list(range(rank)) if not axes else [a % rank for a in axes]
     keepdim = bool(op.attributes.get("keepdim"))
     out, partial = [], []
@@ -288,11 +313,232 @@ def transpose(op, inputs):
     return [x], [Placed(tuple(x.dims_mapping[p] for p in perm), x.partial)]
 
 
-@spmd_rule("pd_op.full", "pd_op.full_int_array", "pd_op.full_like")
+@spmd_rule("pd_op.full", "pd_op.full_int_array", "pd_op.uniform")
 def constant(op, inputs):
-    """Constants are replicated (Paddle gives them the mesh of their reader)."""
+    """Constants (and ``uniform``, which has no rule in Paddle) are replicated, on the mesh of
+    their operands or of their stage."""
     ins = _inputs(op, inputs)
     return ins, [Placed((-1,) * _rank(r)) for r in op.results]
+
+
+@spmd_rule("pd_op.full_like")
+def full_like(op, inputs):
+    """``full_like.cc``: the result is laid out as ``x`` (no partial: it is a constant)."""
+    ins = _inputs(op, inputs)
+    x = Placed(ins[0].dims_mapping)
+    return [x] + [Placed((-1,) * len(p.dims_mapping)) for p in ins[1:]], [x]
+
+
+@spmd_rule("pd_op.triu", "pd_op.tril")
+def triu(op, inputs):
+    """``triu.cc``: the last two axes (the matrix) replicated, the batch axes kept."""
+    x = _inputs(op, inputs)[0]
+    dims = tuple(x.dims_mapping[:-2]) + (-1, -1)
+    return [Placed(dims)], [Placed(dims)]
+
+
+@spmd_rule("pd_op.cumsum")
+def cumsum(op, inputs):
+    """``cumsum.cc``: the summed axis replicated (every axis, and a 1-D result, when
+    ``flatten``); the axis operand replicated."""
+    ins = _inputs(op, inputs)
+    x = ins[0]
+    rank = len(x.dims_mapping)
+    axes = int_array(op.operands[1]) if len(op.operands) > 1 else None
+    axis = full_value(op.operands[1]) if axes is None and len(op.operands) > 1 else None
+    axis = axes[0] if axes else (int(axis) if axis is not None else -1)
+    if op.attributes.get("flatten"):
+        dims, out = (-1,) * rank, (-1,)
+    else:
+        dims = tuple(-1 if i == axis % rank else m for i, m in enumerate(x.dims_mapping))
+        out = dims
+    return [Placed(dims)] + [Placed((-1,) * len(p.dims_mapping)) for p in ins[1:]], \
+        [Placed(out)]
+
+
+@spmd_rule("pd_op.unsqueeze")
+def unsqueeze(op, inputs):
+    """``unsqueeze.cc``: the new axes replicated; every other result axis laid out as its input
+    axis (an input axis of size 1 replicated)."""
+    ins = _inputs(op, inputs)
+    x = ins[0]
+    src = shape_of(op.operands[0])
+    out_rank = _rank(op.results[0])
+    axes = [a % out_rank if a < 0 else a for a in (int_array(op.operands[1]) or [])] \
+        if len(op.operands) > 1 else []
+    required = tuple(-1 if n == 1 else m for n, m in zip(src, x.dims_mapping))
+    out, j = [], 0
+    for i in range(out_rank):
+        if i in axes:
+            out.append(-1)
+        else:
+            out.append(required[j] if j < len(required) else -1)
+            j += 1
+    rest = [Placed((-1,) * len(p.dims_mapping)) for p in ins[1:]]
+    return [Placed(required, x.partial)] + rest, [Placed(tuple(out), x.partial)]
+
+
+@spmd_rule("pd_op.masked_select")
+def masked_select(op, inputs):
+    """No rule in Paddle 3.3.1: every operand replicated, the (data-dependent, 1-D) result
+    replicated."""
+    ins = _inputs(op, inputs)
+    return [Placed((-1,) * len(p.dims_mapping)) for p in ins], \
+        [Placed((-1,) * _rank(r)) for r in op.results]
+
+
+@spmd_rule("pd_op.dropout")
+def dropout(op, inputs):
+    """``dropout.cc``: the result and its mask laid out as x; the seed tensor (often null) and
+    the rate replicated."""
+    ins = _inputs(op, inputs)
+    x = ins[0]
+    return [x] + [_replicated(p) for p in ins[1:]], [x] * len(op.results)
+
+
+@spmd_rule("pd_op.clip")
+def clip(op, inputs):
+    """``clip(x, min, max)``: x's placement kept (elementwise), the bound tensors replicated."""
+    ins = _inputs(op, inputs)
+    return [ins[0]] + [_replicated(p) for p in ins[1:]], [ins[0]]
+
+
+@spmd_rule("pd_op.max", "pd_op.min", "pd_op.amax", "pd_op.amin")
+def reduction_extreme(op, inputs):
+    """``reduction.cc`` for max/min: as mean/sum, a sharded reduced axis makes the result
+    Partial(MAX) / Partial(MIN) over that mesh dim."""
+    ins = _inputs(op, inputs)
+    x = ins[0]
+    rank = len(x.dims_mapping)
+    axes = int_array(op.operands[1]) if len(op.operands) > 1 else None
+    axes = list(range(rank)) if not axes else [a % rank for a in axes]
+    keepdim = bool(op.attributes.get("keepdim"))
+    kind = "MAX" if op.name.endswith(("max", "amax")) else "MIN"
+    out, partial = [], []
+    for axis, m in enumerate(x.dims_mapping):
+        if axis in axes:
+            if m != -1:
+                partial.append((m, kind))
+            if keepdim:
+                out.append(-1)
+        else:
+            out.append(m)
+    return [Placed(x.dims_mapping)] + [_replicated(p) for p in ins[1:]], \
+        [Placed(tuple(out), tuple(sorted(partial)))]
+
+
+def _axis_operand(op, index: int, rank: int, default: int = 0) -> int:
+    """An axis given as an operand (``full`` or one-element ``full_int_array``), normalized."""
+    if len(op.operands) <= index:
+        return default % max(rank, 1)
+    axes = int_array(op.operands[index])
+    value = axes[0] if axes else full_value(op.operands[index])
+    return int(default if value is None else value) % max(rank, 1)
+
+
+@spmd_rule("pd_op.split_with_num", "pd_op.split")
+def split(op, inputs):
+    """``split.cc``: the split axis replicated, the other axes kept; every piece (an item of the
+    vector result) laid out alike."""
+    ins = _inputs(op, inputs)
+    x = ins[0]
+    rank = len(x.dims_mapping)
+    axis = _axis_operand(op, len(op.operands) - 1, rank)
+    dims = tuple(-1 if i == axis else m for i, m in enumerate(x.dims_mapping))
+    count = len(getattr(op.results[0].type, "items", ()))
+    return [Placed(dims)] + [_replicated(p) for p in ins[1:]], [[Placed(dims)] * count]
+
+
+def _merge_items(items: list, rank: int) -> list[int]:
+    return list(_one_axis_per_mesh_dim(_merge([p.dims_mapping[a] for p in items])
+                                       for a in range(rank)))
+
+
+@spmd_rule("pd_op.concat")
+def concat(op, inputs):
+    """``concat.cc``: the pieces' layouts merged axis by axis (the first sharding wins), the
+    concatenated axis replicated; every piece required in that layout, the result too."""
+    ins = _inputs(op, inputs)
+    items = ins[0]
+    rank = len(items[0].dims_mapping)
+    axis = _axis_operand(op, 1, rank)
+    merged = _merge_items(items, rank)
+    merged[axis] = -1
+    dims = tuple(merged)
+    return [[Placed(dims)] * len(items)] + [_replicated(p) for p in ins[1:]], [Placed(dims)]
+
+
+@spmd_rule("pd_op.stack")
+def stack(op, inputs):
+    """``stack.cc``: the pieces' layouts merged; the new axis replicated."""
+    ins = _inputs(op, inputs)
+    items = ins[0]
+    rank = len(items[0].dims_mapping)
+    axis = int(op.attributes.get("axis", 0)) % (rank + 1)
+    dims = tuple(_merge_items(items, rank))
+    return [[Placed(dims)] * len(items)], [Placed(dims[:axis] + (-1,) + dims[axis:])]
+
+
+@spmd_rule("pd_op.slice")
+def slice_(op, inputs):
+    """``slice.cc``: the sliced axes replicated; ``decrease_axis`` removes axes from the
+    result."""
+    ins = _inputs(op, inputs)
+    x = ins[0]
+    rank = len(x.dims_mapping)
+    axes = {a % rank for a in op.attributes.get("axes", [])}
+    dims = tuple(-1 if i in axes else m for i, m in enumerate(x.dims_mapping))
+    drop = {a % rank for a in op.attributes.get("decrease_axis", [])}
+    out = tuple(m for i, m in enumerate(dims) if i not in drop)
+    return [Placed(dims)] + [_replicated(p) for p in ins[1:]], [Placed(out)]
+
+
+@spmd_rule("pd_op.squeeze")
+def squeeze(op, inputs):
+    """``squeeze.cc``: the removed axes (of size 1) leave the result, the others keep their
+    layout."""
+    ins = _inputs(op, inputs)
+    x = ins[0]
+    src = shape_of(op.operands[0])
+    rank = len(src)
+    axes = int_array(op.operands[1]) if len(op.operands) > 1 else None
+    axes = {a % rank for a in axes} if axes else {i for i, n in enumerate(src) if n == 1}
+    axes = {a for a in axes if src[a] == 1}
+    dims = tuple(-1 if src[i] == 1 else m for i, m in enumerate(x.dims_mapping))
+    out = tuple(m for i, m in enumerate(dims) if i not in axes)
+    return [Placed(dims, x.partial)] + [_replicated(p) for p in ins[1:]], \
+        [Placed(out, x.partial)]
+
+
+@spmd_rule("pd_op.flatten")
+def flatten(op, inputs):
+    """``flatten.cc``: the axes ``start_axis..stop_axis`` merge into one, laid out as the first
+    of them; the others of the group required replicated."""
+    ins = _inputs(op, inputs)
+    x = ins[0]
+    rank = len(x.dims_mapping)
+    if rank == 0:
+        return [x], [Placed((-1,))]
+    start = int(op.attributes.get("start_axis", 0)) % rank
+    stop = int(op.attributes.get("stop_axis", -1)) % rank
+    dims = tuple(-1 if start < i <= stop else m for i, m in enumerate(x.dims_mapping))
+    out = dims[:start + 1] + dims[stop + 1:]
+    return [Placed(dims, x.partial)], [Placed(out, x.partial)]
+
+
+@spmd_rule("pd_op.expand")
+def expand(op, inputs):
+    """``expand.cc``: x aligned to the result's trailing axes; an axis it broadcasts (size 1 to
+    more) and every new leading axis replicated, the others keep x's layout."""
+    ins = _inputs(op, inputs)
+    x = ins[0]
+    src = shape_of(op.operands[0])
+    dst = list(op.results[0].type.shape)
+    lead = len(dst) - len(src)
+    dims = tuple(-1 if n == 1 and dst[lead + i] != 1 else m
+                 for i, (n, m) in enumerate(zip(src, x.dims_mapping)))
+    out = (-1,) * lead + dims
+    return [Placed(dims)] + [_replicated(p) for p in ins[1:]], [Placed(out)]
 
 
 def infer(op, inputs: list) -> tuple[list, list]:
@@ -302,106 +548,3 @@ def infer(op, inputs: list) -> tuple[list, list]:
     except KeyError:
         raise KeyError(f"no SPMD rule for {op.name} (engine/paddle/spmd_rules.py)") from None
     return rule(op, inputs)
-
-
-# --------------------------------------------------------------------------------------------
-# Shapes: a hook that transposes (sequence parallel) changes the shapes downstream of it, so the
-# serial program's result shapes are re-derived from the operands (Paddle's InferMeta functions,
-# paddle/phi/infermeta/). Ops not listed keep their results' shapes.
-# --------------------------------------------------------------------------------------------
-
-def _shape(v) -> list[int]:
-    return list(v.type.shape)
-
-
-def _broadcast(op):
-    shapes = [_shape(v) for v in op.operands if v is not None]
-    rank = max(len(s) for s in shapes)
-    out = []
-    for axis in range(rank):
-        sizes = [s[axis - rank + len(s)] for s in shapes if axis - rank + len(s) >= 0]
-        out.append(max(sizes) if all(x != -1 for x in sizes) else -1)
-    return [out]
-
-
-def _same_as_first(op):
-    return [_shape(op.operands[0])] * len(op.results)
-
-
-def _matmul_shape(op):
-    x, y = _shape(op.operands[0]), _shape(op.operands[1])
-    m = x[-1] if op.attributes.get("transpose_x") else x[-2]
-    n = y[-2] if op.attributes.get("transpose_y") else y[-1]
-    return [x[:-2] + [m, n]]
-
-
-def _layer_norm_shape(op):
-    x = _shape(op.operands[0])
-    begin = int(op.attributes.get("begin_norm_axis", 1))
-    return [x, x[:begin], x[:begin]]
-
-
-def _transpose_shape(op):
-    x = _shape(op.operands[0])
-    return [[x[p % len(x)] for p in op.attributes.get("perm", [])]]
-
-
-def _reduction_shape(op):
-    x = _shape(op.operands[0])
-    axes = _int_array(op.operands[1]) if len(op.operands) > 1 else None
-    axes = list(range(len(x))) if not axes else [a % len(x) for a in axes]
-    keep = bool(op.attributes.get("keepdim"))
-    return [[1 if a in axes else n for a, n in enumerate(x) if keep or a not in axes]]
-
-
-def _reshape_shape(op):
-    x = _shape(op.operands[0])
-    target = _int_array(op.operands[1]) if len(op.operands) > 1 else None
-    if target is None:
-        return None
-    out = [x[i] if t == 0 else t for i, t in enumerate(target)]
-    if -1 in out:
-        known = 1
-        for t in out:
-            known *= t if t != -1 else 1
-        total = 1
-        for n in x:
-            total *= n
-        out[out.index(-1)] = total // known if known else -1
-    return [out]
-
-
-def _embedding_shape(op):
-    return [_shape(op.operands[0]) + [_shape(op.operands[1])[1]]]
-
-
-def _cross_entropy_shape(op):
-    x = _shape(op.operands[0])
-    return [x, x[:-1] + [1]]
-
-
-SHAPE_RULES: dict[str, Callable] = {
-    "pd_op.mean": _reduction_shape,
-    "pd_op.sum": _reduction_shape,
-    "pd_op.reshape": _reshape_shape,
-    "pd_op.embedding": _embedding_shape,
-    "pd_op.cross_entropy_with_softmax": _cross_entropy_shape,
-    **{name: _same_as_first for name in (
-        "pd_op.relu", "pd_op.square", "pd_op.exp", "pd_op.tanh", "pd_op.gelu", "pd_op.silu",
-        "pd_op.sigmoid", "pd_op.sqrt", "pd_op.rsqrt", "pd_op.log", "pd_op.cast", "pd_op.assign",
-        "pd_op.scale")},
-    **{name: _broadcast for name in (
-        "pd_op.add", "pd_op.subtract", "pd_op.multiply", "pd_op.divide", "pd_op.maximum",
-        "pd_op.minimum")},
-    "pd_op.pow": _same_as_first,
-    "pd_op.softmax": _same_as_first,
-    "pd_op.matmul": _matmul_shape,
-    "pd_op.layer_norm": _layer_norm_shape,
-    "pd_op.transpose": _transpose_shape,
-}
-
-
-def result_shapes(op) -> list[list[int]] | None:
-    """The global shapes of ``op``'s results from its operands' (None: keep the printed ones)."""
-    rule = SHAPE_RULES.get(op.name)
-    return rule(op) if rule is not None else None

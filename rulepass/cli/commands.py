@@ -90,8 +90,7 @@ def _run_example(args) -> int:
     from rulepass.engine.files import check_output_dir
     from rulepass.example import ExampleError, load_example
     from rulepass.report import print_report, report_console
-    from rulepass.run import (RunOptions, run_distributed, run_local, stage_of, summarize,
-                              write_outputs)
+    from rulepass.run import RunOptions, run_distributed, run_local, summarize, write_outputs
     from rulepass.runtime.comm.backends import BACKENDS
     from rulepass.runtime.trace import job_counts
 
@@ -131,8 +130,7 @@ def _run_example(args) -> int:
         return 0
     report = summarize(example, result)
     report.jobs = job_counts(result.events)
-    par = example.parallel
-    report.stages = {rank: stage_of(rank, par.world_size, par.pp) for rank in report.jobs}
+    report.stages = {rank: result.stages[rank] for rank in report.jobs}
     print_report(console, Path(args.example).name, report)
     if options.out is not None:
         write_outputs(options.out, result.records, result.events, report, example, options)

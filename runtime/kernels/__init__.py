@@ -31,10 +31,14 @@ Modules: ``creation`` (full, full_int_array, full_like, full_, assign, cast), ``
 sigmoid), ``activation`` (relu, gelu, silu, swiglu, tanh, softmax), ``linalg`` (matmul), ``norm``
 (layer_norm, rms_norm), ``reduction`` (mean, sum, mean_all), ``shape`` (reshape, transpose,
 concat, split, split_with_num, slice, set_value_with_tensor, squeeze, unsqueeze, expand),
-``embedding`` (embedding, c_embedding), ``loss`` (cross_entropy_with_softmax), ``optimizer``
+``embedding`` (embedding, c_embedding), ``loss`` (cross_entropy_with_softmax), ``select``
+(comparisons, masked_select, triu, tril, cumsum), ``optimizer``
 (sgd_, adam_, adamw_, momentum_), each with the gradient ops Paddle defines; ``specialize``
-(transpose, reshape, sgd_, matmul, scale and grads, specialized to one op's static shapes when the executor
-plans a program; see ``registry.specializer``); ``special`` (erf),
+(transpose, reshape, sgd_, matmul, scale, add_grad, subtract_grad and grads, specialized to one
+op's static shapes when the executor plans a program; see ``registry.specializer``; layer_norm,
+mean, softmax and full_like have theirs beside their kernels); ``lean`` (the namespace the
+executor gives the kernels: NumPy's functions without array_api_compat's and fromnumeric's
+layers, the same results); ``special`` (erf),
 ``operands`` (operand and attribute conversion), ``testing`` (helpers for kernel tests).
 """
 
@@ -48,6 +52,7 @@ from . import (  # noqa: F401  (importing a module registers its kernels)
     norm,
     optimizer,
     reduction,
+    select,
     shape,
     specialize,
     unary,

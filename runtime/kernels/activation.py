@@ -13,10 +13,11 @@ swiglu_grad, tanh_grad, softmax_grad); operand orders checked against Paddle 3.3
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
-from .operands import compute_dtype, normalize_axis
-from .registry import kernel
+from .operands import compute_dtype, dtype_from_name, normalize_axis, widened
+from .registry import kernel, specializer
 from .special import erf
 from .unary import sigmoid_of
 
@@ -138,8 +139,12 @@ def tanh_grad(xp: Any, inputs: list, attrs: dict) -> list:
 def softmax_of(xp: Any, x: Any, axis: int) -> Any:
     """Numerically stable softmax of x along ``axis``, computed in ``compute_dtype``, returned in
     x's dtype. Shared with ``loss.py``."""
-    wide = xp.astype(x, compute_dtype(xp, x), copy=False)
-    shifted = wide - xp.max(wide, axis=axis, keepdims=True)
+    return _softmax(xp, x, axis, compute_dtype(xp, x))
+
+
+def _softmax(xp: Any, x: Any, axis: int, wide: Any) -> Any:
+    wide_x = xp.astype(x, wide, copy=False)
+    shifted = wide_x - xp.max(wide_x, axis=axis, keepdims=True)
     e = xp.exp(shifted)
     return xp.astype(e / xp.sum(e, axis=axis, keepdims=True), x.dtype, copy=False)
 
@@ -165,4 +170,30 @@ def softmax_grad(xp: Any, inputs: list, attrs: dict) -> list:
     if out.ndim == 0:
         return [xp.zeros_like(out_grad)]
     axis = normalize_axis(attrs.get("axis", -1), out.ndim, "pd_op.softmax_grad")
-    return [out * (out_grad - xp.sum(out_grad * out, axis=axis, keepdims=True))]
+    return [_softmax_grad(xp, out, out_grad, axis)]
+
+
+def _softmax_grad(xp: Any, out: Any, out_grad: Any, axis: int) -> Any:
+    return out * (out_grad - xp.sum(out_grad * out, axis=axis, keepdims=True))
+
+
+@specializer("pd_op.softmax", "pd_op.softmax_")
+def softmax_specialized(xp: Any, attrs: dict, shapes: tuple, dtypes: tuple, constants: tuple,
+                        nulls: frozenset) -> Callable | None:
+    """``softmax`` of an x of static rank >= 1 and dtype: the axis and the compute dtype,
+    once."""
+    if shapes[0] is None or not shapes[0] or dtypes[0] is None:
+        return None
+    axis = normalize_axis(attrs.get("axis", -1), len(shapes[0]), "pd_op.softmax")
+    wide = widened(xp, dtype_from_name(xp, dtypes[0], "pd_op.softmax"))
+    return lambda inputs: [_softmax(xp, inputs[0], axis, wide)]
+
+
+@specializer("pd_op.softmax_grad")
+def softmax_grad_specialized(xp: Any, attrs: dict, shapes: tuple, dtypes: tuple,
+                             constants: tuple, nulls: frozenset) -> Callable | None:
+    """``softmax_grad`` of an out of static rank >= 1: the axis, once."""
+    if shapes[0] is None or not shapes[0]:
+        return None
+    axis = normalize_axis(attrs.get("axis", -1), len(shapes[0]), "pd_op.softmax_grad")
+    return lambda inputs: [_softmax_grad(xp, inputs[0], inputs[1], axis)]

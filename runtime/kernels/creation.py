@@ -11,12 +11,13 @@ against Paddle 3.3.1's generated ``pd_op.h``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from array_api_compat import device as array_device
 
 from .operands import dtype_from_name, int_values, python_scalar
-from .registry import kernel
+from .registry import kernel, specializer
 
 
 def _fill_value(xp: Any, value: float, dtype: Any) -> Any:
@@ -82,6 +83,30 @@ def full_like(xp: Any, inputs: list, attrs: dict) -> list:
     dtype = dtype_from_name(xp, attrs.get("dtype"), "pd_op.full_like") or x.dtype
     fill = _fill_value(xp, python_scalar(value), dtype)
     return [xp.full(tuple(x.shape), fill, dtype=dtype, device=array_device(x))]
+
+
+@specializer("pd_op.full_like")
+def full_like_specialized(xp: Any, attrs: dict, shapes: tuple, dtypes: tuple, constants: tuple,
+                          nulls: frozenset) -> Callable | None:
+    """``full_like(x, value)`` with x's shape and dtype static and ``value`` a one-element
+    ``pd_op.full`` (or no value operand): the fill value, once. It is read as the kernel reads
+    it, from the array ``pd_op.full``'s kernel makes (so a float32 0.1 fills a float64 result
+    with float32's 0.1, as it does at run time)."""
+    if shapes[0] is None or dtypes[0] is None:
+        return None
+    dtype = dtype_from_name(xp, attrs.get("dtype"), "pd_op.full_like") \
+        or dtype_from_name(xp, dtypes[0], "pd_op.full_like")
+    if len(shapes) > 1 and dtypes[1] is not None:
+        if constants[1] is None:
+            return None
+        value = full(xp, [], {"shape": [1], "value": constants[1][0], "dtype": dtypes[1]})[0]
+    elif "value" in attrs:
+        value = attrs["value"]
+    else:
+        return None
+    fill = _fill_value(xp, python_scalar(value), dtype)
+    shape, make = shapes[0], xp.full
+    return lambda inputs: [make(shape, fill, dtype=dtype, device=array_device(inputs[0]))]
 
 
 @kernel("pd_op.assign", "pd_op.assign_")

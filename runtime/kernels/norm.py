@@ -46,6 +46,63 @@ def _as(xp: Any, a: Any, dtype: Any, shape: tuple) -> Any:
     return a if tuple(a.shape) == shape else xp.reshape(a, shape)
 
 
+def _converter(xp: Any, dtype: Any, shape: tuple, to_dtype: Any, to_shape: tuple
+               ) -> Callable | None:
+    """What ``_as(xp, a, to_dtype, to_shape)`` does to an ``a`` of ``dtype`` and ``shape``,
+    chosen once: None when nothing (``a`` itself), else a function of ``a``."""
+    cast, reshape = dtype != to_dtype, tuple(shape) != tuple(to_shape)
+    astype, reshape_to = xp.astype, xp.reshape
+    if cast and reshape:
+        return lambda a: reshape_to(astype(a, to_dtype), to_shape)
+    if cast:
+        return lambda a: astype(a, to_dtype)
+    if reshape:
+        return lambda a: reshape_to(a, to_shape)
+    return None
+
+
+def _convert(converter: Callable | None, a: Any) -> Any:
+    return a if converter is None else converter(a)
+
+
+class _NormPlan:
+    """What layer_norm(_grad) works out from shapes and dtypes alone: ``rows``/``cols``,
+    ``lead`` (x's shape before the normalized axes), ``epsilon``, ``x_grad`` (whether to
+    compute it) and, by operand name, a converter (``_converter``) into the compute dtype and
+    the shape the arithmetic needs, and for the results one back into their operand's.
+
+    ``operands``: name -> ``(dtype, shape)`` of x and those of scale, bias (layer_norm) and
+    mean, variance, out_grad (layer_norm_grad) that are present."""
+
+    def __init__(self, xp: Any, operands: dict, begin: int, epsilon: float,
+                 x_grad: bool = True):
+        dtype, shape = operands["x"]
+        wide = widened(xp, dtype)
+        self.rows, self.cols = rows, cols = _rows_cols(shape, begin)
+        self.lead, self.epsilon, self.x_grad = shape[:begin], epsilon, x_grad
+        into = {"x": (rows, cols), "out_grad": (rows, cols), "mean": (rows, 1),
+                "variance": (rows, 1), "scale": (cols,), "bias": (cols,)}
+        self.scale = self.bias = self.out_grad = self.mean = self.variance = None
+        for name, (a_dtype, a_shape) in operands.items():
+            setattr(self, name, _converter(xp, a_dtype, a_shape, wide, into[name]))
+        # y and x_grad (wide, [rows, cols]) go back to x; the affine grads (wide, summed to
+        # [cols]) back to their operands
+        self.back = _converter(xp, wide, (rows, cols), dtype, shape)
+        self.scale_grad = self.bias_grad = None
+        for name in ("scale", "bias"):
+            if name in operands:
+                setattr(self, name + "_grad", _converter(xp, wide, (cols,), *operands[name]))
+
+
+_LAYER_NORM_OPERANDS = ("x", "scale", "bias")
+_LAYER_NORM_GRAD_OPERANDS = ("x", "scale", "bias", "mean", "variance", "out_grad")
+
+
+def _described(names: tuple, arrays: list) -> dict:
+    """name -> ``(dtype, shape)`` of the arrays present."""
+    return {name: (a.dtype, tuple(a.shape)) for name, a in zip(names, arrays) if a is not None}
+
+
 @kernel("pd_op.layer_norm")
 def layer_norm(xp: Any, inputs: list, attrs: dict) -> list:
     """``layer_norm(x, scale, bias, epsilon=1e-5, begin_norm_axis=1) -> out, mean, variance``.
@@ -58,28 +115,27 @@ def layer_norm(xp: Any, inputs: list, attrs: dict) -> list:
     Raises:
         KernelError: ``begin_norm_axis`` out of range.
     """
-    x = inputs[0]
-    begin = _begin_norm_axis(attrs, x.ndim, "pd_op.layer_norm")
-    shape = tuple(x.shape)
-    return _layer_norm(xp, inputs, shape, begin, compute_dtype(xp, x), attrs.get("epsilon", 1e-5))
+    begin = _begin_norm_axis(attrs, inputs[0].ndim, "pd_op.layer_norm")
+    plan = _NormPlan(xp, _described(_LAYER_NORM_OPERANDS, inputs), begin,
+                     attrs.get("epsilon", 1e-5))
+    return _layer_norm(xp, inputs, plan)
 
 
-def _layer_norm(xp: Any, inputs: list, shape: tuple, begin: int, wide: Any,
-                epsilon: float) -> list:
+def _layer_norm(xp: Any, inputs: list, plan: _NormPlan) -> list:
     x, scale, bias = inputs
-    rows, cols = _rows_cols(shape, begin)
-    x2 = _as(xp, x, wide, (rows, cols))
+    cols = plan.cols
+    x2 = _convert(plan.x, x)
     # sum / cols is what xp.mean computes, with fewer calls
     mean = xp.sum(x2, axis=1, keepdims=True) / cols
     centered = x2 - mean
     variance = xp.sum(centered * centered, axis=1, keepdims=True) / cols
-    y = centered / xp.sqrt(variance + epsilon)
+    y = centered / xp.sqrt(variance + plan.epsilon)
     if scale is not None:
-        y = y * _as(xp, scale, wide, (cols,))
+        y = y * _convert(plan.scale, scale)
     if bias is not None:
-        y = y + _as(xp, bias, wide, (cols,))
-    lead = shape[:begin]  # Paddle types mean and variance as x.shape[:begin_norm_axis]
-    return [_as(xp, y, x.dtype, shape), xp.reshape(mean, lead), xp.reshape(variance, lead)]
+        y = y + _convert(plan.bias, bias)
+    lead = plan.lead  # Paddle types mean and variance as x.shape[:begin_norm_axis]
+    return [_convert(plan.back, y), xp.reshape(mean, lead), xp.reshape(variance, lead)]
 
 
 @kernel("pd_op.layer_norm_grad")
@@ -92,51 +148,57 @@ def layer_norm_grad(xp: Any, inputs: list, attrs: dict) -> list:
     ``scale_grad = sum_rows(og * xhat)``, ``bias_grad = sum_rows(og)``. A grad is None where its
     forward operand was None; each has its operand's shape and dtype.
     """
-    x = inputs[0]
-    begin = _begin_norm_axis(attrs, x.ndim, "pd_op.layer_norm_grad")
-    return _layer_norm_grad(xp, inputs, tuple(x.shape), begin, compute_dtype(xp, x),
-                            attrs.get("epsilon", 1e-5))
+    begin = _begin_norm_axis(attrs, inputs[0].ndim, "pd_op.layer_norm_grad")
+    plan = _NormPlan(xp, _described(_LAYER_NORM_GRAD_OPERANDS, inputs), begin,
+                     attrs.get("epsilon", 1e-5))
+    return _layer_norm_grad(xp, inputs, plan)
 
 
-def _layer_norm_grad(xp: Any, inputs: list, shape: tuple, begin: int, wide: Any,
-                     epsilon: float) -> list:
+def _layer_norm_grad(xp: Any, inputs: list, plan: _NormPlan) -> list:
     x, scale, bias, mean, variance, out_grad = inputs
-    rows, cols = _rows_cols(shape, begin)
-    x2 = _as(xp, x, wide, (rows, cols))
-    dy = _as(xp, out_grad, wide, (rows, cols))
-    rstd = 1.0 / xp.sqrt(_as(xp, variance, wide, (rows, 1)) + epsilon)
-    xhat = (x2 - _as(xp, mean, wide, (rows, 1))) * rstd
-    g = dy * _as(xp, scale, wide, (cols,)) if scale is not None else dy
-    dx = rstd * (g - xp.sum(g, axis=1, keepdims=True) / cols
-                 - xhat * (xp.sum(g * xhat, axis=1, keepdims=True) / cols))
-    x_grad = _as(xp, dx, x.dtype, shape)
+    cols = plan.cols
+    x2 = _convert(plan.x, x)
+    dy = _convert(plan.out_grad, out_grad)
+    rstd = 1.0 / xp.sqrt(_convert(plan.variance, variance) + plan.epsilon)
+    xhat = (x2 - _convert(plan.mean, mean)) * rstd
+    x_grad = None
+    if plan.x_grad:
+        g = dy * _convert(plan.scale, scale) if scale is not None else dy
+        dx = rstd * (g - xp.sum(g, axis=1, keepdims=True) / cols
+                     - xhat * (xp.sum(g * xhat, axis=1, keepdims=True) / cols))
+        x_grad = _convert(plan.back, dx)
     scale_grad = None
     if scale is not None:
-        scale_grad = _as(xp, xp.sum(dy * xhat, axis=0), scale.dtype, tuple(scale.shape))
+        scale_grad = _convert(plan.scale_grad, xp.sum(dy * xhat, axis=0))
     bias_grad = None
     if bias is not None:
-        bias_grad = _as(xp, xp.sum(dy, axis=0), bias.dtype, tuple(bias.shape))
+        bias_grad = _convert(plan.bias_grad, xp.sum(dy, axis=0))
     return [x_grad, scale_grad, bias_grad]
 
 
-def _layer_norm_specializer(body: Callable, op_name: str) -> Callable:
-    def specialize(xp: Any, attrs: dict, shapes: tuple, dtypes: tuple,
-                   constants: tuple) -> Callable | None:
-        """layer_norm(_grad) with x's shape and dtype static: the normalized axis and the
-        compute dtype, once (``registry.specializer``)."""
-        if shapes[0] is None or dtypes[0] is None:
+def _layer_norm_specializer(body: Callable, op_name: str, names: tuple) -> Callable:
+    def specialize(xp: Any, attrs: dict, shapes: tuple, dtypes: tuple, constants: tuple,
+                   nulls: frozenset) -> Callable | None:
+        """layer_norm(_grad) with every operand's shape and dtype static: the normalized
+        axis, the compute dtype and every cast and reshape, once; a null x_grad is not
+        computed (``registry.specializer``)."""
+        if len(shapes) < len(names) or shapes[0] is None or dtypes[0] is None or any(
+                dtypes[k] is not None and shapes[k] is None for k in range(len(names))):
             return None
-        shape = shapes[0]
-        begin = _begin_norm_axis(attrs, len(shape), op_name)
-        wide = widened(xp, dtype_from_name(xp, dtypes[0], op_name))
-        epsilon = attrs.get("epsilon", 1e-5)
-        return lambda inputs: body(xp, inputs, shape, begin, wide, epsilon)
+        begin = _begin_norm_axis(attrs, len(shapes[0]), op_name)
+        operands = {name: (dtype_from_name(xp, dtypes[k], op_name), shapes[k])
+                    for k, name in enumerate(names) if dtypes[k] is not None}
+        plan = _NormPlan(xp, operands, begin, attrs.get("epsilon", 1e-5),
+                         x_grad=0 not in nulls)
+        return lambda inputs: body(xp, inputs, plan)
     return specialize
 
 
-specializer("pd_op.layer_norm")(_layer_norm_specializer(_layer_norm, "pd_op.layer_norm"))
+specializer("pd_op.layer_norm")(
+    _layer_norm_specializer(_layer_norm, "pd_op.layer_norm", _LAYER_NORM_OPERANDS))
 specializer("pd_op.layer_norm_grad")(
-    _layer_norm_specializer(_layer_norm_grad, "pd_op.layer_norm_grad"))
+    _layer_norm_specializer(_layer_norm_grad, "pd_op.layer_norm_grad",
+                            _LAYER_NORM_GRAD_OPERANDS))
 
 
 def _normalized_rank(x: Any, scale: Any, attrs: dict, op_name: str) -> int:

@@ -10,10 +10,12 @@ sum_grad, mean_all_grad); operand orders checked against Paddle 3.3.1's ``pd_op.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from math import prod
 from typing import Any
 
 from .operands import compute_dtype, dtype_from_name, int_values, normalize_axes, widened
-from .registry import kernel
+from .registry import kernel, specializer
 
 
 def _axes(inputs: list, attrs: dict, ndim: int, op_name: str, operand_index: int) -> tuple[int, ...]:
@@ -30,8 +32,7 @@ def _axes(inputs: list, attrs: dict, ndim: int, op_name: str, operand_index: int
 def _expand_to(xp: Any, out_grad: Any, x: Any, axes: tuple[int, ...], keepdim: bool) -> Any:
     """Broadcast a reduction's ``out_grad`` back to x's shape."""
     if not keepdim:
-        kept = [1 if i in axes else int(n) for i, n in enumerate(x.shape)]
-        out_grad = xp.reshape(out_grad, tuple(kept))
+        out_grad = xp.reshape(out_grad, _kept_shape(tuple(x.shape), axes))
     return xp.broadcast_to(out_grad, tuple(x.shape))
 
 
@@ -51,10 +52,14 @@ def mean(xp: Any, inputs: list, attrs: dict) -> list:
     """
     x = inputs[0]
     axes = _axes(inputs, attrs, x.ndim, "pd_op.mean", 1)
-    wide = xp.astype(x, compute_dtype(xp, x), copy=False)
+    return _mean(xp, x, axes, attrs.get("keepdim", False), _count(x, axes),
+                 compute_dtype(xp, x))
+
+
+def _mean(xp: Any, x: Any, axes: tuple, keepdim: bool, count: int, wide: Any) -> list:
+    wide_x = xp.astype(x, wide, copy=False)
     # sum / count is what xp.mean computes, with fewer calls (NumPy's mean is Python code)
-    out = xp.sum(wide, axis=axes, keepdims=attrs.get("keepdim", False)) / _count(x, axes) \
-        if axes else wide
+    out = xp.sum(wide_x, axis=axes, keepdims=keepdim) / count if axes else wide_x
     return [xp.asarray(xp.astype(out, x.dtype, copy=False))]  # NumPy reduces to a scalar, not a 0-d array
 
 
@@ -64,8 +69,70 @@ def mean_grad(xp: Any, inputs: list, attrs: dict) -> list:
     ``out_grad`` broadcast over the reduced axes, divided by the number of reduced elements."""
     x, out_grad = inputs[0], inputs[1]
     axes = _axes(inputs, attrs, x.ndim, "pd_op.mean_grad", 2)
-    grad = _expand_to(xp, out_grad, x, axes, attrs.get("keepdim", False))
-    return [xp.astype(grad / float(max(_count(x, axes), 1)), x.dtype, copy=False)]
+    kept = None if attrs.get("keepdim", False) else _kept_shape(tuple(x.shape), axes)
+    return _mean_grad(xp, tuple(x.shape), x.dtype, out_grad, kept,
+                      float(max(_count(x, axes), 1)))
+
+
+def _kept_shape(shape: tuple, axes: tuple) -> tuple:
+    return tuple(1 if i in axes else int(n) for i, n in enumerate(shape))
+
+
+def _mean_grad(xp: Any, shape: tuple, dtype: Any, out_grad: Any, kept: tuple | None,
+               divisor: float) -> list:
+    """out_grad (reshaped to ``kept`` first, unless None: keepdim) broadcast to ``shape``,
+    divided by ``divisor``, in ``dtype`` (what ``_expand_to`` and the division give)."""
+    if kept is not None:
+        out_grad = xp.reshape(out_grad, kept)
+    grad = xp.broadcast_to(out_grad, shape)
+    return [xp.astype(grad / divisor, dtype, copy=False)]
+
+
+def _static_axes(attrs: dict, shapes: tuple, dtypes: tuple, constants: tuple,
+                 operand_index: int, op_name: str) -> tuple | None:
+    """``_axes`` of an op whose x shape (operand 0) is static and whose axis operand, if it
+    has one, is a constant; None otherwise."""
+    if shapes[0] is None:
+        return None
+    if len(dtypes) > operand_index and dtypes[operand_index] is not None:
+        if constants[operand_index] is None:
+            return None
+        axis = list(constants[operand_index])
+    else:
+        axis = int_values(attrs.get("axis", []))
+    ndim = len(shapes[0])
+    if not axis or attrs.get("reduce_all", False):
+        return tuple(range(ndim))
+    return tuple(sorted(set(normalize_axes(axis, ndim, op_name))))
+
+
+@specializer("pd_op.mean")
+def mean_specialized(xp: Any, attrs: dict, shapes: tuple, dtypes: tuple, constants: tuple,
+                     nulls: frozenset) -> Callable | None:
+    """``mean`` with x's shape and dtype static and the axes constant: the axes, the count
+    and the compute dtype, once."""
+    axes = _static_axes(attrs, shapes, dtypes, constants, 1, "pd_op.mean")
+    if axes is None or dtypes[0] is None:
+        return None
+    wide = widened(xp, dtype_from_name(xp, dtypes[0], "pd_op.mean"))
+    keepdim = attrs.get("keepdim", False)
+    count = prod(int(shapes[0][a]) for a in axes)
+    return lambda inputs: _mean(xp, inputs[0], axes, keepdim, count, wide)
+
+
+@specializer("pd_op.mean_grad")
+def mean_grad_specialized(xp: Any, attrs: dict, shapes: tuple, dtypes: tuple,
+                          constants: tuple, nulls: frozenset) -> Callable | None:
+    """``mean_grad`` with x's shape and dtype static and the axes constant: the kept shape
+    and the divisor, once."""
+    axes = _static_axes(attrs, shapes, dtypes, constants, 2, "pd_op.mean_grad")
+    if axes is None or dtypes[0] is None:
+        return None
+    shape = shapes[0]
+    dtype = dtype_from_name(xp, dtypes[0], "pd_op.mean_grad")
+    kept = None if attrs.get("keepdim", False) else _kept_shape(shape, axes)
+    divisor = float(max(prod(int(shape[a]) for a in axes), 1))
+    return lambda inputs: _mean_grad(xp, shape, dtype, inputs[1], kept, divisor)
 
 
 @kernel("pd_op.mean_all")

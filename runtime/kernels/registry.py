@@ -80,8 +80,8 @@ def kernel(*names: str) -> Callable[[Kernel], Kernel]:
 
 
 Specializer = Callable[..., "Callable[[list], list] | None"]
-"""``fn(xp, attrs, operand_shapes, operand_dtypes, constants) -> fast kernel or None``; see
-:func:`specializer`."""
+"""``fn(xp, attrs, operand_shapes, operand_dtypes, constants, nulls) -> fast kernel or None``;
+see :func:`specializer`."""
 
 SPECIALIZERS: dict[str, Specializer] = {}
 """Kernels that can be specialized to one op, keyed by op name (see :func:`specializer`)."""
@@ -91,13 +91,16 @@ def specializer(*names: str) -> Callable[[Specializer], Specializer]:
     """Register the decorated function as the specializer of each op in ``names``.
 
     A specializer is called once per op when the executor plans a program, as
-    ``fn(xp, attrs, operand_shapes, operand_dtypes, constants)``: per operand its static shape
-    (a tuple, or None when unknown or dynamic), its Paddle dtype name (or None), and its value
-    when a constant op makes it (the ``value`` of a ``pd_op.full_int_array``, else None). It
-    returns ``fast(inputs) -> results``, which must give what the op's kernel gives for those
-    operands (the work that depends only on attributes and static shapes done once, here), or
-    None when the op does not fit, and the kernel is used. It raises KernelError for an op that
-    cannot run (that error then comes when the program is planned).
+    ``fn(xp, attrs, operand_shapes, operand_dtypes, constants, nulls)``: per operand its static
+    shape (a tuple, or None when unknown or dynamic), its Paddle dtype name (or None), and its
+    value when a constant op makes it (the ``value`` of a ``pd_op.full_int_array``, ``(value,)``
+    of a one-element ``pd_op.full``, else None); ``nulls`` is the frozenset of the op's result
+    positions whose type is ``<<NULL TYPE>>`` (results no op can read). It returns
+    ``fast(inputs) -> results``, which must give what the op's kernel gives for those operands,
+    bit for bit (the work that depends only on attributes and static shapes done once, here),
+    except that a result in ``nulls`` may be None (not computed); or it returns None when the op
+    does not fit, and the kernel is used. It raises KernelError for an op that cannot run (that
+    error then comes when the program is planned).
     """
 
     def register(fn: Specializer) -> Specializer:

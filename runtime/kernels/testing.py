@@ -22,11 +22,14 @@ STRICT_API_VERSION = "2023.12"
 
 
 def namespaces() -> list[tuple[str, Any]]:
-    """``(id, namespace)`` pairs to run kernels in: NumPy via array_api_compat, and
-    ``array_api_strict`` when it is installed."""
+    """``(id, namespace)`` pairs to run kernels in: NumPy via array_api_compat, its lean form
+    (``lean.lean_namespace``, what the executor gives the kernels), and ``array_api_strict``
+    when it is installed."""
     import array_api_compat.numpy as compat_numpy
 
-    found = [("numpy", compat_numpy)]
+    from .lean import lean_namespace
+
+    found = [("numpy", compat_numpy), ("numpy-lean", lean_namespace(compat_numpy))]
     try:
         import array_api_strict
     except ImportError:  # an optional test dependency

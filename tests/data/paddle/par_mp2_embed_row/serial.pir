@@ -1,0 +1,32 @@
+{
+    (%0) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_4.b_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<16xf32>
+    (%1) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_4.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8x16xf32>
+    (%2) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_3.b_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8xf32>
+    (%3) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_3.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<16x8xf32>
+    (%4) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_2.b_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<16xf32>
+    (%5) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_2.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8x16xf32>
+    (%6) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_1.b_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8xf32>
+    (%7) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_1.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<16x8xf32>
+    (%8) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_0.b_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<16xf32>
+    (%9) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_0.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8x16xf32>
+    (%10) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"embedding_0.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<16x8xf32>
+    (%11) = "pd_op.data" () {dtype:int64,name:"input0",place:Place(undefined:0),shape:[2,4],stop_gradient:[false]} : () -> tensor<2x4xi64>
+    (%12) = "pd_op.data" () {dtype:int64,name:"label0",place:Place(undefined:0),shape:[2,4,1],stop_gradient:[false]} : () -> tensor<2x4x1xi64>
+    (%13) = "pd_op.embedding" (%11, %10) {padding_idx:-1,sparse:false,stop_gradient:[false],struct_name:"/ParallelMLP/Embedding/"} : (tensor<2x4xi64>, tensor<16x8xf32>) -> tensor<2x4x8xf32>
+    (%14) = "pd_op.matmul" (%13, %9) {stop_gradient:[false],struct_name:"/ParallelMLP/MyLinear/Linear/",transpose_x:false,transpose_y:false} : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>
+    (%15) = "pd_op.add" (%14, %8) {stop_gradient:[false],struct_name:"/ParallelMLP/MyLinear/Linear/"} : (tensor<2x4x16xf32>, tensor<16xf32>) -> tensor<2x4x16xf32>
+    (%16) = "pd_op.relu" (%15) {stop_gradient:[false],struct_name:"/ParallelMLP/MyLinear/"} : (tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+    (%17) = "pd_op.matmul" (%16, %7) {stop_gradient:[false],struct_name:"/ParallelMLP/MyLinear/Linear_1/",transpose_x:false,transpose_y:false} : (tensor<2x4x16xf32>, tensor<16x8xf32>) -> tensor<2x4x8xf32>
+    (%18) = "pd_op.add" (%17, %6) {stop_gradient:[false],struct_name:"/ParallelMLP/MyLinear/Linear_1/"} : (tensor<2x4x8xf32>, tensor<8xf32>) -> tensor<2x4x8xf32>
+    (%19) = "pd_op.matmul" (%18, %5) {stop_gradient:[false],struct_name:"/ParallelMLP/MyLinear_1/Linear/",transpose_x:false,transpose_y:false} : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>
+    (%20) = "pd_op.add" (%19, %4) {stop_gradient:[false],struct_name:"/ParallelMLP/MyLinear_1/Linear/"} : (tensor<2x4x16xf32>, tensor<16xf32>) -> tensor<2x4x16xf32>
+    (%21) = "pd_op.relu" (%20) {stop_gradient:[false],struct_name:"/ParallelMLP/MyLinear_1/"} : (tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+    (%22) = "pd_op.matmul" (%21, %3) {stop_gradient:[false],struct_name:"/ParallelMLP/MyLinear_1/Linear_1/",transpose_x:false,transpose_y:false} : (tensor<2x4x16xf32>, tensor<16x8xf32>) -> tensor<2x4x8xf32>
+    (%23) = "pd_op.add" (%22, %2) {stop_gradient:[false],struct_name:"/ParallelMLP/MyLinear_1/Linear_1/"} : (tensor<2x4x8xf32>, tensor<8xf32>) -> tensor<2x4x8xf32>
+    (%24) = "pd_op.matmul" (%23, %1) {stop_gradient:[false],struct_name:"/ParallelMLP/Linear/",transpose_x:false,transpose_y:false} : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>
+    (%25) = "pd_op.add" (%24, %0) {stop_gradient:[false],struct_name:"/ParallelMLP/Linear/"} : (tensor<2x4x16xf32>, tensor<16xf32>) -> tensor<2x4x16xf32>
+    (%26, %27) = "pd_op.cross_entropy_with_softmax" (%25, %12) {axis:-1,ignore_index:-100,numeric_stable_mode:true,soft_label:false,stop_gradient:[false,false],struct_name:"/CrossEntropyLoss/",use_softmax:true} : (tensor<2x4x16xf32>, tensor<2x4x1xi64>) -> tensor<2x4x16xf32>, tensor<2x4x1xf32>
+    (%28) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),stop_gradient:[true],struct_name:"/CrossEntropyLoss/",value:[]} : () -> tensor<0xi64>
+    (%29) = "pd_op.mean" (%27, %28) {keepdim:false,stop_gradient:[false],struct_name:"/CrossEntropyLoss/"} : (tensor<2x4x1xf32>, tensor<0xi64>) -> tensor<f32>
+    () = "builtin.shadow_output" (%29) {output_name:"loss_0"} : (tensor<f32>) -> 
+}
