@@ -116,9 +116,11 @@ class RuleSet:
     """Loaded and checked rule files: passes, pipelines and test blocks by name."""
 
     def __init__(self, passes: dict, pipelines: dict, tests: list, sources: Sources,
-                 compiled: bool = True):
+                 compiled: bool = True, defs=None):
         #: generated Python for matching and rewriting (False: the reference tree walks)
         self.compiled = compiled
+        #: the loaded files' `def`s (`lang.defs.Defs`; None when made without them)
+        self.defs = defs
         self.passes: dict[str, CompiledPass] = passes
         self.pipelines: dict[str, A.PipelineDecl] = pipelines
         self.tests: list[A.TestDecl] = tests
@@ -127,7 +129,8 @@ class RuleSet:
     def with_compiled(self, compiled: bool) -> RuleSet:
         """The same passes, pipelines and tests run compiled or walked (shared, not copied):
         how tests compare the generated code with the tree walks it must agree with."""
-        return RuleSet(self.passes, self.pipelines, self.tests, self.sources, compiled)
+        return RuleSet(self.passes, self.pipelines, self.tests, self.sources, compiled,
+                       self.defs)
 
     # ---- params -------------------------------------------------------------------------------
     def resolve_params(self, cpass: CompiledPass, given: dict, strings: bool = False) -> dict:
@@ -276,8 +279,8 @@ def load_rules(paths, installed: bool = False, compiled: bool = True) -> RuleSet
         paths.insert(0, installed_rules())
     sources = Sources()
     modules = load_modules(paths, sources)
-    passes, pipelines, tests = build_rule_set(modules, sources)
-    return RuleSet(passes, pipelines, tests, sources, compiled)
+    passes, pipelines, tests, defs = build_rule_set(modules, sources)
+    return RuleSet(passes, pipelines, tests, sources, compiled, defs)
 
 
 def load_rules_text(text: str, filename: str = "<rules>", compiled: bool = True) -> RuleSet:
@@ -293,5 +296,5 @@ def load_rules_text(text: str, filename: str = "<rules>", compiled: bool = True)
     includes = [Path(inc.path) for inc in module.of(A.IncludeDecl)]
     if includes:
         modules.extend(load_modules(includes, sources))
-    passes, pipelines, tests = build_rule_set(modules, sources)
-    return RuleSet(passes, pipelines, tests, sources, compiled)
+    passes, pipelines, tests, defs = build_rule_set(modules, sources)
+    return RuleSet(passes, pipelines, tests, sources, compiled, defs)

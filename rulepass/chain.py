@@ -95,6 +95,9 @@ class CompiledRank:
     #: them: under VPP a layer's tensor-parallel weight may sit on another stage than the forward
     #: program says), what the rank's pieces of the global arrays are cut by
     dist_types: dict | None = None
+    #: the random ops of the forward program it was compiled from
+    #: (:class:`rulepass.random_draws.RandomModel`), None when it has none or nobody asked
+    random_model: object = None
 
 
 @attrs.define

@@ -11,8 +11,10 @@ it too):
 - ``params.npz`` — initial parameters keyed by ``parameter_name``;
 - ``data.npz`` — one array per ``pd_op.data`` input (not the learning rate), keyed by its ``name``,
   shaped ``[steps, global batch, ...]``;
-- optional: ``reference.json`` — ``{"losses": [...]}`` of Paddle's single-process run;
-  ``params_final.npz`` — its parameters after the last step. Without them ``rulepass run`` judges
+- optional: ``reference.json`` — ``{"losses": [...]}`` of Paddle's single-process run (and
+  ``"rng": {"seed": S}`` when Paddle's CPU generator was seeded with ``paddle.seed(S)`` right
+  before its first step: a model that draws random numbers then draws Paddle's,
+  :mod:`rulepass.random_draws`); ``params_final.npz`` — its parameters after the last step. Without them ``rulepass run`` judges
   the run against the single-device run it computes itself (:mod:`rulepass.reference`);
 - optional: ``opt_state.npz`` — optimizer state (AdamW moments, beta powers) at the start, keyed
   by the names Paddle gives it (``<param>_moment1_0`` ...); without it the state starts as Paddle
@@ -84,6 +86,9 @@ class Example:
     final_params: dict
     opt_state: dict = attrs.field(factory=dict)
     atol: float = 0.0
+    #: ``reference.json``'s ``"rng": {"seed": S}``: Paddle's CPU generator was seeded with
+    #: ``paddle.seed(S)`` right before the reference's first step (None: not given)
+    rng_seed: int | None = None
 
 
 def _read_npz(path: Path) -> dict:
@@ -230,12 +235,18 @@ def load_example(path) -> Example:
     forward_text = _forward_text(root, pc)
     reference_file = root / "reference.json"
     losses = None  # without reference.json: judged against the single-device run
+    rng_seed = None
     try:
         if reference_file.exists():
             reference = json.loads(_read_text(reference_file))
             losses = [float(x) for x in reference["losses"]]
+            if "rng" in reference:
+                rng_seed = reference["rng"]["seed"]
+                if isinstance(rng_seed, bool) or not isinstance(rng_seed, int) or rng_seed < 0:
+                    raise ValueError(rng_seed)
     except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-        raise ExampleError(f"{reference_file}: expected {{\"losses\": [numbers]}}") from None
+        raise ExampleError(f"{reference_file}: expected {{\"losses\": [numbers]}} and "
+                           "optionally \"rng\": {\"seed\": an integer >= 0}") from None
     data = _read_npz(root / "data.npz")
     steps_available = min((v.shape[0] for v in data.values()), default=0)
     steps = train.get("steps", len(losses) if losses is not None else steps_available)
@@ -249,4 +260,4 @@ def load_example(path) -> Example:
     return Example(root, pc, optimizer, float(lr), steps, float(rtol), forward_text,
                    _read_npz(root / "params.npz"), data, losses,
                    _read_npz(root / "params_final.npz") if (root / "params_final.npz").exists()
-                   else {}, opt_state, float(atol))
+                   else {}, opt_state, float(atol), rng_seed)

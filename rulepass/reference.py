@@ -98,19 +98,28 @@ def initial_scope(example: Example, program: Program, dtype=np.float32) -> dict:
 
 
 def train_single_device(example: Example, compiled: CompiledRank, *, steps: int,
-                        micro_batches: int, float64: bool = False, observer=None
-                        ) -> SingleDeviceRun:
+                        micro_batches: int, float64: bool = False, observer=None,
+                        random_model=None) -> SingleDeviceRun:
     """Train ``compiled`` (a single-device program, see :func:`compile_single_device`) for
     ``steps`` steps on one device; in float64 when ``float64`` (the program is promoted on a
     copy). ``observer(op, results)`` is given to the executor (see ``runtime.executor``); with
-    micro-batches the op's k-th run in a step is micro-batch k. Raises ExecutionError,
-    PipelineError, ShardingError (a batch the micro-batches do not divide)."""
+    micro-batches the op's k-th run in a step is micro-batch k. ``random_model``: the random
+    ops of the forward program (:mod:`rulepass.random_draws`), drawn as Paddle's model draws
+    them. Raises ExecutionError, PipelineError, ShardingError (a batch the micro-batches do not
+    divide)."""
+    from rulepass.random_draws import draw_source
     from rulepass.runtime.comm.local import run_ranks
 
     program = compiled.program
     dtype = np.float32
+    source = draw_source(random_model, [compiled]) if random_model is not None else None
     if float64:
-        program = as_float64(program.clone())
+        # the promoted copy's ops draw what the float32 program's draw (ops in program order)
+        copy = program.clone()
+        if source is not None:
+            source.ops = {new: source.ops[old] for old, new in zip(program.walk(), copy.walk())
+                          if old in source.ops}
+        program = as_float64(copy)
         dtype = np.float64
     scope = initial_scope(example, program, dtype)
     outputs = []
@@ -129,7 +138,8 @@ def train_single_device(example: Example, compiled: CompiledRank, *, steps: int,
         def body(communicator, rank=rank):
             return run_rank(rank, communicator, steps=1,
                             schedule="FThenB" if micro_batches > 1 else None, num_stages=1,
-                            micro_batches=micro_batches, observer=observer)
+                            micro_batches=micro_batches, observer=observer,
+                            random_source=source)
 
         (result,) = run_ranks(1, body)
         outputs.extend(result.outputs)
@@ -152,15 +162,16 @@ class SingleDevice:
 
 
 def single_device(example: Example, rules, forward: Program, *, steps: int, micro_batches: int,
-                  localize: bool = False) -> SingleDevice:
+                  localize: bool = False, random_model=None) -> SingleDevice:
     """Compile and train the single-device reference in float64 and float32; with ``localize``
-    the float32 run records every op's results (:class:`rulepass.localize.ReferenceRecorder`)."""
+    the float32 run records every op's results (:class:`rulepass.localize.ReferenceRecorder`);
+    ``random_model``: see :func:`train_single_device`."""
     from rulepass.localize import ReferenceRecorder
 
     compiled = compile_single_device(example, rules, forward, micro_batches)
     recorder = ReferenceRecorder(compiled.origins) if localize else None
     f64 = train_single_device(example, compiled, steps=steps, micro_batches=micro_batches,
-                              float64=True)
+                              float64=True, random_model=random_model)
     f32 = train_single_device(example, compiled, steps=steps, micro_batches=micro_batches,
-                              observer=recorder)
+                              observer=recorder, random_model=random_model)
     return SingleDevice(f64, f32, recorder)

@@ -130,7 +130,7 @@ def print_report(console: Console, name: str, report: Report) -> None:
                 console.print(f"  it reads {item}, which has no single-device counterpart",
                               markup=False, highlight=False, soft_wrap=True)
     source = ("Paddle's reference and the single-device run" if report.paddle is not None
-              else "the single-device run (no reference.json)")
+              else "the single-device run" + ("" if report.unchecked else " (no reference.json)"))
     if report.ok:
         console.print(f"[bold green]OK[/bold green]: every loss and parameter within rtol "
                       f"{report.rtol:g} of {source}"

@@ -36,6 +36,7 @@ from rulepass.engine.pir.parse import parse_program
 from rulepass.engine.pir.printer import print_program
 from rulepass.example import Example, ExampleError
 from rulepass.micro_batches import rederive_micro_batches
+from rulepass.random_draws import draw_source, random_model
 from rulepass.reference import SingleDevice, single_device
 from rulepass.runtime.executor import persistable_data
 from rulepass.runtime.pipeline import RankProgram, mean_losses, run_rank
@@ -109,6 +110,8 @@ class RunResult:
     single: SingleDevice
     localize: dict | None = None
     stages: list = attrs.field(factory=list)  # stages[rank]: its pipeline stage
+    #: the random ops that draw from Paddle's generator when reference.json gives no seed
+    draws_unmatched: tuple = ()
 
 
 def stage_of(rank: int, world_size: int, pp: int) -> int:
@@ -308,18 +311,23 @@ def compile_all(example: Example, options: RunOptions, ranks, single_steps: int 
         for stage in range(par.pp):
             job_list(options.schedule or par.schedule, par.pp, stage, micro_batches, par.vpp)
     rederive_micro_batches(example, forward, micro_batches)
+    # random ops draw by their place in the model: their origins and placements are tracked
+    randoms = random_model(forward, micro_batches, example.rng_seed)
     compiled = {r: compile_rank(forward, rules, r, pp=par.pp, vpp=par.vpp,
                                 seg_method=par.seg_method, micro_batches=micro_batches,
                                 optimizer=example.optimizer,
                                 schedule=options.schedule or par.schedule, extra=options.extra,
-                                track=options.localize, skip=options.skip,
-                                after_step=_for_rank(options.after_step, r),
+                                track=options.localize or randoms is not None,
+                                skip=options.skip, after_step=_for_rank(options.after_step, r),
                                 trace_positions=options.out is not None,
                                 trace=options.out is not None) for r in ranks}
+    for c in compiled.values():
+        c.random_model = randoms
     if single_steps is None:
         return compiled, dist_types(forward)
     single = single_device(example, rules, forward, steps=single_steps,
-                           micro_batches=micro_batches, localize=options.localize)
+                           micro_batches=micro_batches, localize=options.localize,
+                           random_model=randoms)
     return compiled, dist_types(forward), single
 
 
@@ -337,6 +345,15 @@ def summarize(example: Example, result: RunResult) -> Report:
     single = result.single.summary()
     single_losses = single["losses"][: len(losses)]
     paddle = example.reference_losses[: len(losses)] if example.reference_losses else None
+    unchecked = []
+    if result.draws_unmatched and (paddle is not None or example.final_params):
+        # without the generator's seed Paddle's random numbers are not ours: its losses and
+        # parameters cannot be matched, the single-device run (same draws as ours) still can
+        unchecked.append(f"Paddle's losses and parameters: the program draws random numbers "
+                         f"({', '.join(result.draws_unmatched)}) and reference.json gives no "
+                         "\"rng\" seed (tools/capture_paddle.py writes it), so they cannot be "
+                         "reproduced; judged against the single-device run")
+        paddle = None
     param_errors: dict = {}
     single_errors: dict = {}
     tensor_errors: dict = {}
@@ -357,9 +374,11 @@ def summarize(example: Example, result: RunResult) -> Report:
                 per_pass[rule] = per_pass.get(rule, 0) + count
     bubble = (bubble_fraction(result.schedule, par.pp, par.vpp, result.micro_batches)
               if par.pp > 1 else 0.0)
-    unchecked = []
     full = len(example.reference_losses or [])
-    if example.final_params and len(losses) < full:
+    if result.draws_unmatched:
+        param_errors, tensor_errors = {}, {}
+        params_ok = all(all(record.single_ok.values()) for record in result.records)
+    elif example.final_params and len(losses) < full:
         # params_final.npz holds the parameters after the reference's last step: a shorter run
         # (--steps, a short data.npz) has nothing to compare them with (the single-device run,
         # trained as many steps as this one, still is).
@@ -435,6 +454,8 @@ def run_local(example: Example, options: RunOptions, progress=None) -> RunResult
               for r in range(par.world_size)]
     localizer = (Localizer(single.recorder, example.rtol, example.atol) if options.localize
                  else None)
+    randoms = compiled[0].random_model
+    source = draw_source(randoms, compiled.values()) if randoms is not None else None
     groups = compiled[0].program.process_groups
     outputs = [[] for _ in setups]
     events, comm = [], [dict() for _ in setups]
@@ -451,7 +472,7 @@ def run_local(example: Example, options: RunOptions, progress=None) -> RunResult
             return run_rank(shifted, communicator, steps=1, schedule=schedule if par.pp > 1
                             else None, num_stages=par.pp, micro_batches=micro_batches,
                             vpp=par.vpp, process_groups=groups, observer=observer,
-                            stages=stages)
+                            stages=stages, random_source=source)
 
         results = run_ranks(par.world_size, body)
         for r, result in enumerate(results):
@@ -465,7 +486,8 @@ def run_local(example: Example, options: RunOptions, progress=None) -> RunResult
             progress(step)
     records = [s.record(single.float32.params) for s in setups]
     return RunResult(records, mean_losses(outputs), comm, events, schedule, micro_batches,
-                     single, localizer.result() if localizer is not None else None, stages)
+                     single, localizer.result() if localizer is not None else None, stages,
+                     randoms.draws_unmatched if randoms is not None else ())
 
 
 def run_distributed(example: Example, options: RunOptions, progress=None):
@@ -493,6 +515,8 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
     compiled, types, single = compile_all(example, options, [rank], steps)
     stages = example_stages(example)
     setup = RankSetup(example, compiled[rank], types, schedule, micro_batches, stages)
+    randoms = compiled[rank].random_model
+    source = draw_source(randoms, [compiled[rank]]) if randoms is not None else None
     groups = compiled[rank].program.process_groups
     xp, factory = chosen.array_module(), chosen.communicator()
     if xp is not None:
@@ -515,7 +539,7 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
             result = run_rank(shifted, communicator, steps=1,
                               schedule=schedule if par.pp > 1 else None, num_stages=par.pp,
                               micro_batches=micro_batches, vpp=par.vpp, process_groups=groups,
-                              xp=xp, stages=stages)
+                              xp=xp, stages=stages, random_source=source)
             outputs.extend([{k: float(np.asarray(v.get() if hasattr(v, "get") else v))
                              for k, v in o.items() if k.startswith("loss")}
                             for o in mb] for mb in result.outputs)
@@ -538,4 +562,5 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
     losses = mean_losses([g[1] for g in gathered])
     return RunResult([g[0] for g in gathered], losses, [g[3] for g in gathered],
                      [e for g in gathered for e in g[2]], schedule, micro_batches, single,
-                     stages=stages)
+                     stages=stages,
+                     draws_unmatched=randoms.draws_unmatched if randoms is not None else ())

@@ -77,6 +77,7 @@ from . import kernels as _kernels  # noqa: F401  (importing registers the kernel
 from rulepass.runtime.comm.collectives import CommAbortedError, Communicator
 from rulepass.runtime.comm.ops import COMMUNICATION_OPS, REDUCE_TYPES, default_p2p_key
 from .environment import Environment, ScopeCell
+from .generator import SequentialSource
 from .kernels.lean import lean_namespace
 from .kernels.operands import dtype_from_name
 from .kernels.registry import KERNELS
@@ -196,6 +197,10 @@ class Executor:
         observer: ``observer(op, results: tuple)``, called after each op of every run with the
             op's result arrays (see :mod:`rulepass.runtime.plan`); also settable as the
             ``observer`` attribute. None (the default) costs nothing.
+        random_source: where random ops (``dropout``, ``uniform``) get their numbers: an object
+            with ``draws(op, xp)`` (:mod:`rulepass.runtime.generator`); also settable as the
+            ``random_source`` attribute. Default: a ``SequentialSource`` seeded with 0 (Paddle's
+            CPU generator after ``paddle.seed(0)``, drawn in the order the ops run).
 
     The program is planned when the executor is built (:mod:`rulepass.runtime.plan`): each op's
     kernel or handler, operands, freeing and result checks are resolved once, in ``steps``. The
@@ -216,8 +221,10 @@ class Executor:
 
     def __init__(self, program: Program, *, rank: int = 0, communicator: Communicator | None = None,
                  xp: Any = None, process_groups: Mapping[int, Sequence[int]] | None = None,
-                 source: str | None = None, observer: Observer | None = None):
+                 source: str | None = None, observer: Observer | None = None,
+                 random_source: Any = None):
         self.program = program
+        self.random_source = random_source if random_source is not None else SequentialSource(0)
         self.rank = rank
         self.communicator = communicator
         # the kernels get xp's lean form (kernels/lean.py: the same results, fewer Python
@@ -517,6 +524,14 @@ class _Run:
             self.scope[name] = self.xp.zeros(v.type.shape, dtype=dtype)
             env.bind_cell(v, ScopeCell(self.scope, name))
         return env.read(v)
+
+    def draws(self, op: Operation):
+        """The ``draws`` callable of this run of random op ``op`` (the executor's
+        ``random_source``; see ``kernels.registry.random_kernel``)."""
+        try:
+            return self.executor.random_source.draws(op, self.xp)
+        except KeyError as error:
+            raise self.fail(op, str(error.args[0]) if error.args else str(error)) from None
 
     def scope_cell(self, name: str, op: Operation, scope=None) -> ScopeCell:
         scope = self.scope if scope is None else scope

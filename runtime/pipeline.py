@@ -470,7 +470,7 @@ def run_rank(rank: RankProgram, comm: Communicator, *, steps: int, schedule: str
              process_groups: Mapping[int, Sequence[int]] | None = None, xp: Any = None,
              origin: float | None = None, trace_ops: bool = False,
              observer: Callable[[Operation, tuple], None] | None = None,
-             stages: Sequence[int] | None = None) -> RankResult:
+             stages: Sequence[int] | None = None, random_source: Any = None) -> RankResult:
     """Train ``steps`` steps of one rank with communicator ``comm`` (any transport: the threads of
     :func:`train`, an MPI process, an NCCL process with ``xp`` CuPy).
 
@@ -480,7 +480,8 @@ def run_rank(rank: RankProgram, comm: Communicator, *, steps: int, schedule: str
     ExecutionError, CommunicationError. ``trace_ops``: record an event per op (StageRunner only).
     ``observer``: the executors' per-op callback (see :class:`Executor`). ``stages``: the
     pipeline stage of every global rank (``stages[r]``), for the collectives that span stages;
-    default: pp the mesh's first dimension (``global_jobs.stage_function``).
+    default: pp the mesh's first dimension (``global_jobs.stage_function``). ``random_source``:
+    where the random ops draw (see :class:`Executor`; default: the executor's own).
     """
     if schedule is None and micro_batches != 1:
         raise PipelineError(f"{micro_batches} micro-batches need a pipeline schedule")
@@ -490,7 +491,7 @@ def run_rank(rank: RankProgram, comm: Communicator, *, steps: int, schedule: str
 
     def executor_of(program: Program) -> Executor:
         return Executor(program, rank=comm.rank, communicator=comm, process_groups=process_groups,
-                        xp=xp, observer=observer)
+                        xp=xp, observer=observer, random_source=random_source)
 
     runner = None
     if rank.job_programs is not None:

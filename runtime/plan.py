@@ -32,7 +32,7 @@ from rulepass.engine.ir.types import DenseTensorType, NullType, VectorType
 from rulepass.runtime.comm.ops import COMMUNICATION_OPS
 from .environment import Cell, ScopeCell
 from .kernels.operands import dtype_from_name
-from .kernels.registry import KERNELS, SPECIALIZERS, KernelError
+from .kernels.registry import KERNELS, RANDOM_OPS, SPECIALIZERS, KernelError
 from .structure_ops import STRUCTURE_OPS, persistable_data
 
 __all__ = ["STATIC_RESULT", "SCOPE_CELL", "NULL_CELL", "CONSTANT_OPS", "BIND_SINGLE", "BIND_PAIR",
@@ -166,10 +166,10 @@ def static_operands(op: Operation) -> tuple[tuple, tuple, tuple, frozenset]:
 def bound_kernel(op: Operation, xp: Any, attrs: dict, fail: Callable) -> Callable | None:
     """``kernel(inputs) -> results`` for an op of the kernel table: its specialized kernel
     (``registry.specializer``), for a constant op its results computed now, else its kernel
-    bound to ``xp`` and its attributes; None for a structure or communication op (see
-    :func:`bound_call`). ``fail(op, message)`` makes the error a specializer or a constant
+    bound to ``xp`` and its attributes; None for a structure or communication op and for an op
+    that draws random numbers, which needs its run (see :func:`bound_call`). ``fail(op, message)`` makes the error a specializer or a constant
     op's kernel raises."""
-    if op.name in STRUCTURE_OPS or op.name in COMMUNICATION_OPS:
+    if op.name in STRUCTURE_OPS or op.name in COMMUNICATION_OPS or op.name in RANDOM_OPS:
         return None
     kernel = KERNELS[op.name]
     special = SPECIALIZERS.get(op.name)
@@ -192,8 +192,9 @@ def bound_kernel(op: Operation, xp: Any, attrs: dict, fail: Callable) -> Callabl
 def bound_call(op: Operation, xp: Any, attrs: dict, fail: Callable,
                kernel: Callable | None = None) -> Callable:
     """``call(run, inputs)`` for ``op``: its structure or communication handler bound to the
-    op (``builtin.parameter`` and ``pd_op.data`` with their names and checks resolved), or
-    its ``kernel`` (default :func:`bound_kernel`'s), which needs no ``run``."""
+    op (``builtin.parameter`` and ``pd_op.data`` with their names and checks resolved), a random
+    op's kernel given the run's draws (``run.draws(op)``), or its ``kernel`` (default
+    :func:`bound_kernel`'s), which needs no ``run``."""
     handler = STRUCTURE_OPS.get(op.name) or COMMUNICATION_OPS.get(op.name)
     name = attrs.get("parameter_name")
     if op.name == "builtin.parameter" and name is not None:
@@ -211,6 +212,9 @@ def bound_call(op: Operation, xp: Any, attrs: dict, fail: Callable,
         return lambda run, inputs: [run.data(data, op, persistable, expect)]
     if handler is not None:
         return lambda run, inputs: handler(run, op, inputs)
+    if op.name in RANDOM_OPS:  # the run's draw source gives this run's numbers
+        random_kernel = KERNELS[op.name]
+        return lambda run, inputs: random_kernel(xp, inputs, attrs, run.draws(op))
     if kernel is None:
         kernel = bound_kernel(op, xp, attrs, fail)
     return lambda run, inputs: kernel(inputs)

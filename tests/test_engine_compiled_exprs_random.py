@@ -2,7 +2,7 @@
 what the reference walk (`exprs.evaluate`) gives — the same value, or the same EvalError with the
 same span — and neither lets another Python exception escape.
 
-The trees are built directly as ASTs (so they reach shapes the rule checker would refuse, such
+Calls of `def`s (`DefCall`, with random bodies) are among the nodes. The trees are built directly as ASTs (so they reach shapes the rule checker would refuse, such
 as unbound variables, wrong argument kinds and out-of-range result references), over variables
 holding every kind of value an expression meets: ints, floats, NaN, bools, strings, symbols,
 places, tuples, lists, absent, None, ops, values, dist attributes, meshes and types.
@@ -94,7 +94,17 @@ def expressions(depth: int):
         st.tuples(sub, sub).map(lambda p: A.CoalesceOp(p[0], p[1], span())),
         st.tuples(st.sampled_from(["+", "-", "*", "//", "%"]), sub, sub).map(
             lambda p: A.Arith(p[0], p[1], p[2], span())),
-        sub.map(lambda x: A.Negate(x, span())))
+        sub.map(lambda x: A.Negate(x, span())),
+        st.tuples(sub, sub, sub).map(def_call))
+
+
+def def_call(parts) -> A.DefCall:
+    """A call of a def whose parameters are the names of ENV: its body (`parts[0]`) reads them;
+    the first two arguments are the other parts, the rest pass each name's own value."""
+    body, first, second = parts
+    names = tuple(sorted(ENV))
+    args = (first, second) + tuple(A.Var(n, span()) for n in names[2:])
+    return A.DefCall("d", args, A.DefDecl("d", names, body, span()), span())
 
 
 def outcome(function, *args):
@@ -110,9 +120,35 @@ def outcome(function, *args):
 @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
 @given(expressions(3))
 def test_compiled_expressions_agree_with_the_walk(expr):
+    agree(expr)
+
+
+def agree(expr) -> None:
+    """The compiled translation of `expr` gives what the walk gives (value or error)."""
     ctx = Context(PROGRAM, {"rank": 0, "k": 1})
     reference = outcome(evaluate, expr, dict(ENV), ctx)
     got = outcome(expr_compile.compile_expression(expr), dict(ENV), ctx)
     assert reference[0] != "python", reference
     assert got[0] == reference[0] and len(got) == len(reference), (reference, got)
     assert all(same(x, y) for x, y in zip(reference[1:], got[1:])), (reference, got)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.tuples(expressions(2), expressions(1), expressions(1)).map(def_call))
+def test_compiled_def_calls_agree_with_the_walk(expr):
+    """A def's body is written in place, its arguments evaluated first into temporaries (by
+    value); the walk binds the parameters and evaluates the body."""
+    agree(expr)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.tuples(expressions(2), expressions(1), expressions(1)).map(def_call))
+def test_compiled_def_functions_agree_with_the_walk(expr):
+    """The same with every def called as its own function (`INLINE_LIMIT` 0: the form a large
+    body takes) instead of written in place."""
+    saved = expr_compile.INLINE_LIMIT
+    expr_compile.INLINE_LIMIT = 0
+    try:
+        agree(expr)
+    finally:
+        expr_compile.INLINE_LIMIT = saved

@@ -417,3 +417,44 @@ def test_c_embedding_looks_up_only_its_shard(xp):
             expected[position] = weight[i - 4]
     (out,) = run(xp, "pd_op.c_embedding", [weight, ids], {"start_index": 4, "vocab_size": 10})
     close(out, expected)
+
+
+@pytest.mark.parametrize("op, reference", [("pd_op.abs", np.abs), ("pd_op.sin", np.sin),
+                                           ("pd_op.cos", np.cos)])
+def test_abs_sin_cos(xp, op, reference):
+    x = rng.standard_normal((3, 4))
+    close(run(xp, op, [x])[0], reference(x))
+
+
+def test_clip_with_tensor_bounds(xp):
+    x = np.array([-2.0, -0.5, 0.0, 0.7, 3.0])
+    (out,) = run(xp, "pd_op.clip", [x, np.array([-1.0]), np.array([0.5])])
+    close(out, np.array([-1.0, -0.5, 0.0, 0.5, 0.5]))
+
+
+@pytest.mark.parametrize("op, reference", [("pd_op.max", np.max), ("pd_op.min", np.min)])
+@pytest.mark.parametrize("axis, keepdim", [([1], True), ([-1, 0], False), ([], False)])
+def test_max_min(xp, op, reference, axis, keepdim):
+    x = rng.standard_normal((2, 3, 4))
+    (out,) = run(xp, op, [x, np.array(axis, np.int64)], {"keepdim": keepdim})
+    close(out, reference(x, axis=tuple(axis) or None, keepdims=keepdim))
+
+
+def test_flatten_stack_unbind(xp):
+    x = rng.standard_normal((2, 3, 4))
+    close(run(xp, "pd_op.flatten", [x], {"start_axis": 1, "stop_axis": -1})[0], x.reshape(2, 12))
+    close(run(xp, "pd_op.flatten", [x], {"start_axis": 0, "stop_axis": 1})[0], x.reshape(6, 4))
+    y = rng.standard_normal((2, 3, 4))
+    close(run(xp, "pd_op.stack", [[x, y]], {"axis": -1})[0], np.stack([x, y], axis=-1))
+    parts = run(xp, "pd_op.unbind", [x], {"axis": 1})[0]
+    assert len(parts) == 3
+    for i, part in enumerate(parts):
+        close(part, x[:, i])
+    with pytest.raises(KernelError, match="start_axis 2 is after stop_axis 1"):
+        run(xp, "pd_op.flatten", [x], {"start_axis": 2, "stop_axis": 1})
+
+
+def test_where(xp):
+    x, y = rng.standard_normal((3, 4)), rng.standard_normal((3, 4))
+    cond = x > 0
+    close(run(xp, "pd_op.where", [cond, x, y])[0], np.where(cond, x, y))

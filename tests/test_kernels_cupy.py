@@ -183,6 +183,27 @@ def _cases():
         np.array([0.9], np.float32), np.array([0.999], np.float32), None, None,
         np.array([0.9]), np.array([0.999]), np.array([1e-8])], ADAMW
     yield "add_", "pd_op.add_", [x, y], {}
+    yield "abs_grad", "pd_op.abs_grad", [x, g], {}
+    yield "sin_grad", "pd_op.sin_grad", [x, g], {}
+    yield "cos_grad", "pd_op.cos_grad", [x, g], {}
+    bounds = [np.array([-0.5], np.float32), np.array([0.5], np.float32)]
+    yield "clip", "pd_op.clip", [x, *bounds], {}
+    yield "clip_grad", "pd_op.clip_grad", [x, g, *bounds], {}
+    axis = np.array([1], np.int64)
+    x_max = x.max(axis=1, keepdims=True)
+    yield "max", "pd_op.max", [x, axis], {"keepdim": True}
+    yield "max_grad", "pd_op.max_grad", [x, x_max, f32(4, 1), axis], {"keepdim": True}
+    yield "min_grad", "pd_op.min_grad", [x, x.min(axis=1), f32(4), axis], {"keepdim": False}
+    yield "where_grad", "pd_op.where_grad", [x > 0, x, y, g], {}
+    yield "flatten", "pd_op.flatten", [a3], {"start_axis": 1, "stop_axis": 2}
+    yield "stack", "pd_op.stack", [[x, y]], {"axis": 1}
+    yield "stack_grad", "pd_op.stack_grad", [[x, y], f32(4, 2, 8)], {"axis": 1}
+    yield "unbind", "pd_op.unbind", [a3], {"axis": 1}
+    mask = (x > 0).astype(np.uint8)
+    yield "dropout_grad", "pd_op.dropout_grad", [mask, g, np.array([0.1], np.float32)], {
+        "is_test": False, "mode": "upscale_in_train"}
+    yield "dropout_test", "pd_op.dropout", [x, None, np.array([0.1], np.float32)], {
+        "is_test": True, "mode": "downgrade_in_infer"}
 
 
 CASES = list(_cases())
@@ -197,3 +218,17 @@ def test_results_stay_on_the_device():
     (out,) = lookup("pd_op.matmul")(cupy_xp, [cupy.ones((2, 3), "float32"),
                                               cupy.ones((3, 4), "float32")], {})
     assert isinstance(out, cupy.ndarray) and out.device == cupy.cuda.Device()
+
+
+def test_dropout_draws_the_same_numbers_on_the_device():
+    from rulepass.runtime.generator import SequentialSource
+
+    x = f32(6, 5)
+    attrs = {"is_test": False, "mode": "upscale_in_train", "seed": 0, "fix_seed": False}
+    p = np.array([0.3], np.float32)
+    kernel = lookup("pd_op.dropout")
+    expected = kernel(numpy_xp, [x, None, p], attrs, SequentialSource(4).draws(None, numpy_xp))
+    actual = kernel(cupy_xp, [_to_device(x), None, _to_device(p)], attrs,
+                    SequentialSource(4).draws(None, cupy_xp))
+    for a, e in zip(actual, expected):
+        _compare(_to_host(a), e, "pd_op.dropout")

@@ -339,3 +339,76 @@ def test_expand_squeeze_unsqueeze_grads(xp):
     expect_grad(xp, "pd_op.unsqueeze", [x, axes], {}, 0, grad, weight=weight)
     (grad,) = run(xp, "pd_op.squeeze_grad", [weight, x, axes])
     expect_grad(xp, "pd_op.squeeze", [weight, axes], {}, 0, grad, weight=x)
+
+
+# ---- abs, sin, cos, clip, max/min, where, flatten, stack, dropout --------------------------------
+
+@pytest.mark.parametrize("op", ["abs", "sin", "cos"])
+def test_abs_sin_cos_grads(xp, op):
+    x, weight = away_from_zero((3, 4)), rng.standard_normal((3, 4))
+    (grad,) = run(xp, f"pd_op.{op}_grad", [x, weight])
+    expect_grad(xp, f"pd_op.{op}", [x], {}, 0, grad, weight=weight)
+
+
+def test_clip_grad_passes_strictly_inside_the_bounds(xp):
+    x = np.array([-2.0, -1.0, -0.3, 0.4, 0.5, 3.0])
+    weight = rng.standard_normal(6)
+    lo, hi = np.array([-1.0]), np.array([0.5])
+    (grad,) = run(xp, "pd_op.clip_grad", [x, weight, lo, hi])
+    np.testing.assert_array_equal(grad, weight * np.array([0, 0, 1, 1, 0, 0]))
+    inside = np.array([-0.3, 0.4])
+    (grad,) = run(xp, "pd_op.clip_grad", [inside, weight[:2], lo, hi])
+    expect_grad(xp, "pd_op.clip", [inside, lo, hi], {}, 0, grad, weight=weight[:2])
+
+
+@pytest.mark.parametrize("op", ["max", "min"])
+@pytest.mark.parametrize("keepdim", [True, False])
+def test_max_min_grads(xp, op, keepdim):
+    x = rng.standard_normal((2, 3, 4))
+    axis = np.array([1], np.int64)
+    (out,) = run(xp, f"pd_op.{op}", [x, axis], {"keepdim": keepdim})
+    weight = rng.standard_normal(out.shape)
+    (grad,) = run(xp, f"pd_op.{op}_grad", [x, out, weight, axis], {"keepdim": keepdim})
+    expect_grad(xp, f"pd_op.{op}", [x, axis], {"keepdim": keepdim}, 0, grad, weight=weight)
+
+
+def test_max_grad_gives_every_tie_the_whole_grad(xp):
+    x = np.array([[1.0, 3.0, 3.0]])
+    axis = np.array([1], np.int64)
+    (grad,) = run(xp, "pd_op.max_grad", [x, np.array([3.0]), np.array([2.0]), axis], {})
+    np.testing.assert_array_equal(grad, [[0.0, 2.0, 2.0]])  # Paddle's MaxOrMinGradFunctor
+
+
+def test_where_grad(xp):
+    x, y, weight = rng.standard_normal((3, 4)), rng.standard_normal((3, 4)), rng.standard_normal((3, 4))
+    cond = x > 0
+    x_grad, y_grad = run(xp, "pd_op.where_grad", [cond, x, y, weight])
+    expect_grad(xp, "pd_op.where", [cond, x, y], {}, 1, x_grad, weight=weight)
+    expect_grad(xp, "pd_op.where", [cond, x, y], {}, 2, y_grad, weight=weight)
+
+
+def test_flatten_and_stack_grads(xp):
+    x, y = rng.standard_normal((2, 3, 4)), rng.standard_normal((2, 3, 4))
+    weight = rng.standard_normal((2, 12))
+    (grad,) = run(xp, "pd_op.flatten_grad", [x, weight])
+    expect_grad(xp, "pd_op.flatten", [x], {"start_axis": 1, "stop_axis": 2}, 0, grad,
+                weight=weight)
+    weight = rng.standard_normal((2, 2, 3, 4))
+    (grads,) = run(xp, "pd_op.stack_grad", [[x, y], weight], {"axis": 1})
+    np.testing.assert_array_equal(grads[0], weight[:, 0])
+    np.testing.assert_array_equal(grads[1], weight[:, 1])
+
+
+@pytest.mark.parametrize("mode", ["upscale_in_train", "downgrade_in_infer"])
+@pytest.mark.parametrize("is_test", [False, True])
+def test_dropout_grad(xp, mode, is_test):
+    mask = np.array([[1, 0, 1], [0, 1, 1]], np.uint8)
+    weight = rng.standard_normal((2, 3))
+    p = np.array([0.25], np.float32)
+    (grad,) = run(xp, "pd_op.dropout_grad", [mask, weight, p], {"is_test": is_test, "mode": mode})
+    keep = np.float32(1) - np.float32(0.25)
+    if is_test:
+        expected = weight if mode == "upscale_in_train" else weight * keep
+    else:
+        expected = weight * mask / keep if mode == "upscale_in_train" else weight * mask
+    np.testing.assert_allclose(grad, expected, rtol=1e-6)

@@ -86,7 +86,11 @@ def example_from_capture(config: str, dst: Path) -> Path:
 #: test's LLaMA (causal mask, masked_select loss, position ids from cumsum; a weight tied across
 #: two stages)
 TRAINED = ["par_dp2_pp2", "par_mp2_dp2", "par_mp2_sp_enable", "par_dp2_mp2_stage3", "llama_pp2_mp2",
-           "seed_mp2_sp_pos", "seed_pp2_share"]
+           "seed_mp2_sp_pos", "seed_pp2_share",
+           # many ops (vector grads through split/concat/stack, max over a sharded axis);
+           # dropout in training, on a batch-sharded activation and under a pipeline, and the
+           # seed's paddle.rand: Paddle's own random numbers (reference.json's "rng" seed)
+           "zoo_mp2", "zoo_dp2_dropout", "zoo_pp2_dropout", "seed_pp2_rand"]
 
 
 @pytest.mark.parametrize("config", TRAINED)
@@ -119,3 +123,23 @@ def test_pipeline_stages_are_the_coordinate_along_pp():
     assert stages("par_3d_pp_mp_dp", 8, 2) == [0] * 4 + [1] * 4
     assert stages("par_pp4_dict", 4, 4) == [0, 1, 2, 3]
     assert stages("par_mp2_dp2", 4, 1) == [0, 0, 0, 0]
+
+
+def test_dropout_draws_paddles_numbers_with_other_micro_batch_counts(tmp_path):
+    # 4 micro-batches of one sample each (captured with 2): each run of a dropout takes its rows
+    # of the numbers Paddle drew for the whole batch
+    example = load_example(example_from_capture("zoo_pp2_dropout", tmp_path / "zoo"))
+    report = summarize(example, run_local(example, RunOptions(micro_batches=4)))
+    assert report.ok and report.reference_source == "paddle"
+
+
+def test_without_the_generator_seed_a_random_model_is_judged_against_the_single_device_run(
+        tmp_path):
+    path = example_from_capture("zoo_dp2_dropout", tmp_path / "zoo")
+    reference = json.loads((path / "reference.json").read_text())
+    del reference["rng"]
+    (path / "reference.json").write_text(json.dumps(reference))
+    example = load_example(path)
+    report = summarize(example, run_local(example, RunOptions()))
+    assert report.ok and report.reference_source == "single_device" and report.paddle is None
+    assert any("pd_op.dropout" in line and '"rng" seed' in line for line in report.unchecked)

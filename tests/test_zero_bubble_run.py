@@ -117,11 +117,17 @@ def test_rebatch_rescales_the_batch_and_refuses_what_it_cannot_follow():
     text = """
 {
     (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[2,8],stop_gradient:[true]} : () -> tensor<2x8xf32>
-    (%1) = "pd_op.transpose" (%0) {perm:[1,0],stop_gradient:[true]} : (tensor<2x8xf32>) -> tensor<8x2xf32>
+    (%1) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),stop_gradient:[true],value:[0]} : () -> tensor<1xi64>
+    (%2) = "pd_op.sum" (%0, %1) {dtype:Undefined,keepdim:false,stop_gradient:[true]} : (tensor<2x8xf32>, tensor<1xi64>) -> tensor<8xf32>
 }
 """
-    with pytest.raises(ExampleError, match="pd_op.transpose reads a value whose dim 0 is the micro-batch"):
+    with pytest.raises(ExampleError, match="pd_op.sum: it reduces the micro-batch dim but not "
+                                           "every dim"):
         rebatch(parse_program(text, "t.pir"), 2, 4, "t.pir")
+    unknown = text.replace('"pd_op.sum" (%0, %1)', '"pd_op.logsumexp" (%0, %1)')
+    with pytest.raises(ExampleError, match="pd_op.logsumexp reads a value that holds the "
+                                           "micro-batch"):
+        rebatch(parse_program(unknown, "t.pir"), 2, 4, "t.pir")
 
 
 @pytest.mark.parametrize("name, schedule, micro_batches", [

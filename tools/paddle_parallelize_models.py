@@ -591,6 +591,9 @@ PARALLELIZE_CONFIGS.update({
                             plan_keys=_ZOO_KEYS, global_batch=4, seq=4, dropout=True),
     "zoo_dp2_dropout": _par("zoo", [2], ["dp"], {"dp_config": {"sharding_level": 0}},
                             global_batch=4, seq=4, dropout=True),
+    # dropout under a pipeline: each micro-batch draws its rows of the whole batch's numbers
+    "zoo_pp2_dropout": _par("zoo", [2], ["pp"], {"pp_config": {"split_spec": "layers"}},
+                            micro_batches=2, global_batch=4, seq=4, dropout=True),
 })
 
 # the parallelize configurations that get an `examples/<cfg>/` folder

@@ -9,15 +9,13 @@ exact use list.
 
 Every mutation goes through the small API below (``Block.insert_before``, ``Block.append``,
 ``Operation.erase``, ``Operation.set_operand``, ``Value.replace_all_uses_with``,
-``Operation.set_attr`` / ``unset_attr``, ``Operation.set_dist_attr``, ``Value.set_type``) so that
-:meth:`Program.transaction` can undo a failed pass exactly, and so that each mutation is reported
-once to the program's :class:`Observer` (:meth:`Program.observe`), the way MLIR's
-``RewriterBase::Listener`` (``notifyOperationInserted``/``notifyOperationErased``/
-``notifyOperationModified``) and xDSL's ``PatternRewriterListener`` feed a rewrite driver.
-
-Ops of a block form a doubly linked list with integer order keys, so "is a before b" is O(1) and
-inserting or erasing is O(1) amortised (keys are renumbered when a gap closes).
-Value names (``%3``) are not stored: the printer assigns them.
+``Operation.set_attr`` / ``unset_attr``, ``Operation.set_dist_attr``, ``Value.set_type``,
+``Program.add_kwarg`` / ``erase_kwarg``) so that :meth:`Program.transaction` can undo a failed
+pass exactly, and so that each mutation is reported once to the program's :class:`Observer`
+(:meth:`Program.observe`), the way MLIR's ``RewriterBase::Listener`` and xDSL's
+``PatternRewriterListener`` feed a rewrite driver. Ops of a block form a doubly linked list with
+integer order keys, so "is a before b" is O(1) and inserting or erasing is O(1) amortised (keys
+are renumbered when a gap closes). Value names (``%3``) are not stored: the printer assigns them.
 """
 
 from __future__ import annotations
@@ -89,9 +87,7 @@ class Operation:
         """The operand values (a copy; ``None`` is a null value)."""
         return list(self._operands)
 
-    @property
-    def num_operands(self) -> int:
-        return len(self._operands)
+    num_operands = property(lambda self: len(self._operands), doc="How many operands.")
 
     def operand(self, i: int) -> Value | None:
         """Operand ``i``."""
@@ -226,15 +222,8 @@ class Operation:
             return None
         return b._program if b._program is not None else b.program  # a top block: direct
 
-    @property
-    def next_op(self) -> "Operation | None":
-        """The next op in this block."""
-        return self._next
-
-    @property
-    def prev_op(self) -> "Operation | None":
-        """The previous op in this block."""
-        return self._prev
+    next_op = property(lambda self: self._next, doc="The next op in this block, or ``None``.")
+    prev_op = property(lambda self: self._prev, doc="The previous op in this block, or ``None``.")
 
     def adjacent(self, unless_marked=_NO_MARK) -> list["Operation"]:
         """The ops next to this one, each possibly more than once: the producers of its
@@ -379,13 +368,8 @@ class Block:
     def __len__(self) -> int:
         return self._count
 
-    @property
-    def first(self) -> Operation | None:
-        return self._first
-
-    @property
-    def last(self) -> Operation | None:
-        return self._last
+    first = property(lambda self: self._first, doc="The first op, or ``None``.")
+    last = property(lambda self: self._last, doc="The last op, or ``None``.")
 
     def append(self, op: Operation) -> Operation:
         """Add ``op`` at the end of this block; journaled."""
@@ -545,10 +529,7 @@ class Program(Journaled):
             op = op._next
         return out
 
-    @property
-    def ops(self) -> list[Operation]:
-        """Ops of the top block (a snapshot)."""
-        return self.block.ops
+    ops = property(lambda self: self.block.ops, doc="Ops of the top block (a snapshot).")
 
     def num_ops(self) -> int:
         """Ops in the program, nested ones included."""
@@ -559,13 +540,29 @@ class Program(Journaled):
         return self.process_groups.get(ring_id)
 
     def add_kwarg(self, value: Value, index: int | None = None) -> Value:
-        """Add kwarg ``value`` (made by :func:`make_kwarg`) at ``index`` (default: last);
-        journaled."""
+        """Add kwarg ``value`` (from :func:`make_kwarg`) at ``index`` (default: last); journaled."""
         index = len(self.kwargs) if index is None else index
         self.kwargs.insert(index, value)
         value._kw_program = self
         self._record(lambda: self.kwargs.remove(value))
         return value
+
+    def erase_kwarg(self, value: Value) -> None:
+        """Remove kwarg ``value``, which nothing may read (Paddle's ``Block.erase_kwarg``);
+        journaled and reported (``kwarg_erased``). ``ValueError`` when it is still read or is not
+        a kwarg of this program. Erasures in list order (a sweep's) search from the last one."""
+        if value._kw_program is not self or value._uses:
+            raise ValueError(f"cannot erase kwarg {value.kwarg_name}: " + (
+                "it is still read" if value._uses else "not a kwarg of this program"))
+        try:
+            index = self.kwargs.index(value, getattr(self, "_erased_at", 0))
+        except ValueError:
+            index = self.kwargs.index(value)
+        del self.kwargs[index]
+        self._erased_at = index
+        value._kw_program = None
+        self._changed(lambda: (self.kwargs.insert(index, value),
+                               setattr(value, "_kw_program", self)), "kwarg_erased", value)
 
     def add_process_group(self, ranks) -> int:
         """The ring id of the process group with exactly these ranks in this order, creating one

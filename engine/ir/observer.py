@@ -37,6 +37,9 @@ class Observer:
     def value_retyped(self, value) -> None:
         """``value`` has a new type."""
 
+    def kwarg_erased(self, value) -> None:
+        """Kwarg ``value`` (read by nothing) left the program's kwargs."""
+
 
 class Journaled:
     """The undo journal and the observer slot of a program (:class:`~rulepass.engine.ir.core.

@@ -87,6 +87,10 @@ class Value:
             if prog.observer is not None:
                 prog.observer.value_retyped(self)
 
+    def is_kwarg_of(self, program) -> bool:
+        """Whether this value is a kwarg of ``program`` (not once erased from it)."""
+        return self._kw_program is program
+
     def _program(self) -> "Program | None":
         if self.owner is not None:
             b = self.owner.block

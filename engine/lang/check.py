@@ -126,6 +126,8 @@ CHILDREN = {
     A.Quantifier: lambda node: [node.seq, node.body],
     A.Conditional: lambda node: [node.cond, node.then, node.orelse],
     A.LetRef: lambda node: [node.value],
+    # a def's body reads its own parameters, not the caller's variables: only the arguments
+    A.DefCall: lambda node: list(node.args),
 }
 
 
@@ -138,11 +140,17 @@ def children(node) -> list:
 class PassChecker:
     """Checks one pass; `sources` turns spans into errors."""
 
-    def __init__(self, decl: A.PassDecl, sources, arity):
+    def __init__(self, decl: A.PassDecl, sources, arity, lookup=None):
         self.arity = arity
         self.decl = decl
         self.sources = sources
         self.params = {p.name: p for p in decl.params}
+        #: `lookup(name, span)`: the def a call of `name` resolves to in this file, or None
+        #: (`lang/defs.py` `Defs.lookup`; None: no defs)
+        self.lookup = lookup
+        #: ids of the checked expressions (a `where`, a let's value, an action's expression)
+        #: holding a call of a def: what `Defs.resolve` has to rewrite
+        self.def_roots: set[int] = set()
 
     def error(self, span: A.Span, message: str):
         """A RuleCompileError at `span`."""
@@ -227,26 +235,41 @@ class PassChecker:
                     raise self.error(node.span, f"{node.name}#{node.index}: {node.name!r} is "
                                      "not a bound op")
             elif isinstance(node, A.ParamRef):
-                if node.name not in self.params:
-                    declared = ", ".join(f"${p}" for p in self.params) or "none"
-                    raise self.error(node.span, f"unknown param ${node.name} of pass "
-                                     f"{self.decl.name!r} (declared: {declared})")
+                self.check_param(node.name, node.span)
             elif isinstance(node, A.Quantifier):
                 stack.append((node.seq, current, depth + 1))
                 stack.append((node.body, {**current, node.var: "any"}, depth + 1))
                 continue
             elif isinstance(node, A.Call):
-                self.check_call(node)
+                if self.check_call(node) is not None:
+                    self.def_roots.add(id(expr))
             for child in children(node):
                 stack.append((child, current, depth + 1))
 
-    def check_call(self, call: A.Call) -> None:
-        """Known function, right number of arguments."""
-        bounds = self.arity(call.func)
+    def check_param(self, name: str, span: A.Span, through: str = "") -> None:
+        """`$name` is a param of the pass (`through`: the def whose body reads it)."""
+        if name not in self.params:
+            declared = ", ".join(f"${p}" for p in self.params) or "none"
+            raise self.error(span, f"unknown param ${name} of pass {self.decl.name!r}"
+                             f"{through} (declared: {declared})")
+
+    def check_call(self, call: A.Call):
+        """Known function (a def of this file or an included one first, then a built-in or
+        registered function), right number of arguments; a def's `$params` are the pass's.
+        Returns the def called (`defs.DefInfo`), or None."""
+        found = self.lookup(call.func, call.span) if self.lookup is not None else None
+        if found is not None:
+            bounds = (len(found.params), len(found.params))
+            for name in found.reads:
+                self.check_param(name, call.span, f", read by def {call.func!r} "
+                                 f"({found.decl.span})")
+        else:
+            bounds = self.arity(call.func)
         if bounds is None:
             raise self.error(call.span, f"unknown function {call.func!r}; built-ins are "
-                             "listed in the rule-language reference, others must be registered "
-                             "with rulepass.engine.rewrite.functions.function before loading rules")
+                             "listed in the rule-language reference, `def`s must be in this file "
+                             "or an included one, others must be registered with "
+                             "rulepass.engine.rewrite.functions.function before loading rules")
         least, most = bounds
         count = len(call.args)
         if count < least or (most is not None and count > most):
@@ -254,6 +277,7 @@ class PassChecker:
                 f"{least} or more" if most is None else f"{least} to {most}")
             raise self.error(call.span, f"{call.func}() takes {want} argument"
                              f"{'' if want == '1' else 's'}, got {count}")
+        return found
 
     def check_let(self, let: A.LetDecl, scope: dict) -> None:
         """`let name = value`: the value reads what is bound so far; the name is new."""
@@ -326,11 +350,15 @@ def kind_words(kind: str) -> str:
             "op": "an op"}.get(kind, kind)
 
 
-def check_pass(decl: A.PassDecl, sources, arity) -> None:
+def check_pass(decl: A.PassDecl, sources, arity, lookup=None) -> set[int]:
     """Check one pass; raises RuleCompileError. `arity(name)` is the (least, most) number of
     arguments of function `name`, None if there is none (the rewrite engine's registry,
-    `rewrite.functions.arity`, passed in because the language sits below the engine)."""
-    PassChecker(decl, sources, arity).check()
+    `rewrite.functions.arity`, passed in because the language sits below the engine);
+    `lookup(name, span)` the def a call resolves to in the pass's file (`defs.Defs.lookup`).
+    Returns the ids of the expressions that call a def (`PassChecker.def_roots`)."""
+    checker = PassChecker(decl, sources, arity, lookup)
+    checker.check()
+    return checker.def_roots
 
 
 def constant(expr, sources):

@@ -5,7 +5,9 @@
 - an empty `rewrite` block: every application would be a no-op, which is an error;
 - a pattern variable bound once and never read (write `_`);
 - a pass with no test block in its file;
-- a `let` whose name nothing after it reads.
+- a `let` whose name nothing after it reads;
+- a `def` named like a built-in or registered function, which it hides in its file and the files
+  including it.
 """
 
 from __future__ import annotations
@@ -143,6 +145,11 @@ def lint(rule_set) -> list[LintWarning]:
     tested = {test.run.name for test in rule_set.tests}
     tested |= {entry.name for name in tested if name in rule_set.pipelines
                for entry in rule_set.pipelines[name].entries}
+    defs = getattr(rule_set, "defs", None)
+    for decl, kind in (defs.shadowing() if defs is not None else ()):
+        warnings.append(LintWarning(decl.span.file, decl.span.line,
+                                    f"def {decl.name!r} hides the {kind} of that name (in this "
+                                    "file and the files including it); rename the def"))
     for cpass in rule_set.passes.values():
         decl = cpass.decl
         if cpass.name not in tested:

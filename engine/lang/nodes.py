@@ -591,3 +591,4 @@ def match_patterns(match) -> list:
 
 
 from .grad_nodes import GradContrib, GradDecl  # noqa: E402,F401  (grad declarations: rules/grad.rw)
+from .def_nodes import DefCall, DefDecl  # noqa: E402,F401  (named expressions: lang/defs.py)

@@ -92,6 +92,12 @@ class RuleTreeBuilder(Transformer):
         """Grammar rule `include_decl`."""
         return A.IncludeDecl(program_text(c[0]), self.span(meta))
 
+    def def_decl(self, meta, c):
+        """Grammar rule `def_decl`: name, parameter names (a placeholder when none), body."""
+        name, *params, body = c
+        return A.DefDecl(str(name), tuple(str(p) for p in params if p is not None), body,
+                         self.span(meta))
+
     def pipeline_decl(self, meta, c):
         """Grammar rule `pipeline_decl`."""
         return A.PipelineDecl(str(c[0]), tuple(c[1:]), self.span(meta))
@@ -269,8 +275,11 @@ class RuleTreeBuilder(Transformer):
         return tuple(c)
 
     def replace_action(self, meta, c):
-        """Grammar rule `replace_action`."""
-        return A.ReplaceAction(c[0], c[1], self.span(meta), c[2] if len(c) > 2 else None)
+        """Grammar rule `replace_action`; `in o1, o2` reads as `in [o1, o2]`."""
+        readers = [x for x in c[2:] if x is not None]
+        if len(readers) > 1:
+            readers = [A.ListExpr(tuple(readers), readers[0].span)]
+        return A.ReplaceAction(c[0], c[1], self.span(meta), readers[0] if readers else None)
 
     def erase_action(self, meta, c):
         """Grammar rule `erase_action`."""

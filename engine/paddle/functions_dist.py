@@ -159,8 +159,8 @@ def grad_type(program, op, operand):
     """The type of the grad of ``operand`` (a forward value) of forward op ``op``: its shape and
     dtype, placed by the SPMD duals of :mod:`rulepass.engine.paddle.spmd` from what ``op`` computes with
     (Partial(SUM) on mesh dims where the op runs on shards but the operand is replicated; its own
-    Shard dims kept). A dense operand, or an op without a dist attribute, keeps its type; an absent
-    operand gives absent. ``rules/grad.rw`` declares every grad result with it."""
+    Shard dims kept); a vector operand (a ``builtin.combine``'s) item by item. A dense operand, or
+    an op without a dist attribute, keeps its type; an absent operand gives absent. ``rules/grad.rw`` declares every grad result with it."""
     import rulepass.engine.paddle.spmd as spmd
 
     if operand is None or operand is ABSENT:
@@ -169,7 +169,7 @@ def grad_type(program, op, operand):
         operand = operand.results[0]
     t = operand.type
     dist = op.dist_attr
-    if not isinstance(t, DistTensorType) or dist is None:
+    if dist is None:
         return t
     index = next((i for i, v in enumerate(op.operands) if v is operand), None)
     # memoised by identity (types and dist attributes are shared, immutable objects; the key's
@@ -178,13 +178,25 @@ def grad_type(program, op, operand):
     found = _GRAD_TYPES.get(key)
     if found is not None and found[0] is t and found[1] is dist:
         return found[2]
-    placed = spmd.grad_of_operand(dist, index) if index is not None else None
-    result = t if placed is None or placed.mesh != t.mesh else \
-        DistTensorType(t.shape, t.dtype, placed)
+    entry = dist.operands[index] if index is not None and index < len(dist.operands) else None
+    if isinstance(t, VectorType) and isinstance(entry, tuple) and len(entry) == len(t.items):
+        # a vector operand (builtin.combine): each item's grad placed as a tensor operand's
+        result = VectorType(tuple(_placed(item, spmd.grad_of_entry(dist, base))
+                                  for item, base in zip(t.items, entry)))
+    else:
+        result = _placed(t, spmd.grad_of_entry(dist, entry) if entry is not None else None)
     if len(_GRAD_TYPES) > 100_000:
         _GRAD_TYPES.clear()
     _GRAD_TYPES[key] = (t, dist, result)
     return result
+
+
+def _placed(t, placed):
+    """Dist type ``t`` with dist attribute ``placed`` (``t`` when it is not a dist type, or
+    ``placed`` is None or on another mesh)."""
+    if not isinstance(t, DistTensorType) or placed is None or placed.mesh != t.mesh:
+        return t
+    return DistTensorType(t.shape, t.dtype, placed)
 
 
 #: (id(type), id(op dist attribute), operand index) -> (type, dist attribute, grad type)

@@ -33,9 +33,11 @@ from rulepass.engine.rewrite.actions import as_type
 from rulepass.engine.rewrite.codegen.exprs import compiled
 from rulepass.engine.rewrite.exprs import ABSENT, EVALUATORS, Context, EvalError, as_value, equal, evaluate
 from rulepass.engine.ir.core import Operation, Value
-from rulepass.engine.rewrite.functions import FunctionCalls
+from rulepass.engine.rewrite.compiled import Sources
+from rulepass.engine.rewrite.functions import FunctionCalls, arity
 from rulepass.engine.ir.types import NULL_TYPE
-from rulepass.engine.lang.nodes import GradContrib, GradDecl  # noqa: F401  (re-exported)
+from rulepass.engine.lang.defs import Defs
+from rulepass.engine.lang.nodes import DefDecl, GradContrib, GradDecl  # noqa: F401  (re-exported)
 
 
 @attrs.frozen
@@ -203,9 +205,13 @@ def compile_grad(decl: GradDecl, file: str | None) -> GradDefinition:
 
 
 def grad_definitions(module) -> list[GradDefinition]:
-    """The compiled ``grad`` blocks of a parsed module, in file order."""
-    return [compile_grad(item, module.file) for item in module.items
-            if isinstance(item, GradDecl)]
+    """The compiled ``grad`` blocks of a parsed module, in file order; calls of the module's
+    ``def``s resolved (``lang/defs.py``; ``RuleCompileError`` for a bad def)."""
+    decls = [item for item in module.items if isinstance(item, GradDecl)]
+    if module.of(DefDecl):
+        defs = Defs([module], Sources(), arity)
+        decls = [defs.resolve(decl, module.file) for decl in decls]
+    return [compile_grad(decl, module.file) for decl in decls]
 
 
 def load_grad_definitions(paths=None) -> list[GradDefinition]:

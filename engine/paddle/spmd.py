@@ -62,7 +62,12 @@ def grad_of_operand(op_dist, index: int) -> TensorDistAttr | None:
     or ``None`` when the operand's entry is not a tensor dist attribute."""
     if index >= len(op_dist.operands):
         return None
-    base = op_dist.operands[index]
+    return grad_of_entry(op_dist, op_dist.operands[index])
+
+
+def grad_of_entry(op_dist, base) -> TensorDistAttr | None:
+    """The placement of the grad of an operand the op reads placed ``base`` (see
+    :func:`grad_of_operand`), or ``None`` when ``base`` is not a tensor dist attribute."""
     if not _is_attr(base):
         return None
     used = {m for m in base.dims_mapping if m >= 0}

@@ -205,10 +205,17 @@ class Rewriter:
         pairs = self.replacement_pairs(target, replacement, span)
         only = None
         if readers is not None:
-            items = readers if isinstance(readers, (list, tuple)) else [readers]
-            if not all(isinstance(o, Operation) for o in items):
-                raise EvalError("replace ... in takes an op or a list of ops", span)
-            only = {id(o) for o in items}
+            only = set()
+            stack = [readers]  # `in o1, o2` is the list [o1, o2]; lists nest
+            while stack:
+                item = stack.pop()
+                if isinstance(item, (list, tuple)):
+                    stack.extend(item)
+                elif isinstance(item, Operation):
+                    only.add(id(item))
+                else:
+                    raise EvalError("replace ... in takes ops and lists of ops, got "
+                                    f"{describe(item)}", span)
         for old, new in pairs:
             if old is new:
                 continue
@@ -240,7 +247,8 @@ class Rewriter:
         self.erase([self.eval(item, env) for item in action.items], action)
 
     def erase(self, items: list, action: A.EraseAction) -> None:
-        """`erase` on evaluated items."""
+        """`erase` on evaluated items: ops (and the ops nested in them), lists of them, and
+        `^kw:` values (once their readers are gone)."""
         if len(items) == 1 and type(items[0]) is Operation and not items[0].regions:
             op = items[0]  # one op (the common case): erased at once when nothing reads it
             for result in op.results:
@@ -251,6 +259,7 @@ class Rewriter:
                     op.erase()
                 return
         doomed: dict[Operation, None] = {}
+        kwargs: dict[Value, None] = {}
         stack = items
         while stack:
             item = stack.pop()
@@ -262,9 +271,14 @@ class Rewriter:
                     continue
                 for inner in item.walk():
                     doomed[inner] = None
+            elif isinstance(item, Value) and item.owner is None and item.kwarg_name is not None:
+                kwargs[item] = None
             elif item is not ABSENT:
-                raise EvalError(f"erase takes ops or lists of ops, got {describe(item)}",
-                                action.span)
+                raise EvalError(f"erase takes ops, lists of ops or ^kw: values, got "
+                                f"{describe(item)}", action.span)
+        if kwargs:
+            self.erase_kwargs(list(kwargs), doomed, action)
+            return
         alive = [op for op in doomed if op.block is not None]
         for op in alive:
             for result in op.results:
@@ -279,6 +293,22 @@ class Rewriter:
             alive.sort(key=Operation.position_key, reverse=True)
         for op in alive:
             op.erase()
+
+    def erase_kwargs(self, values: list, doomed: dict, action: A.EraseAction) -> None:
+        """Erase `^kw:` values (after the ops erased with them, which may read them); a value
+        still read by an op that stays is an error naming the rule and that op."""
+        program = self.ctx.program
+        for value in values:
+            for use in value.uses:
+                if use.op not in doomed:
+                    raise self.error(
+                        f"cannot erase ^kw: value %kwarg_{value.kwarg_name}: it is still read by "
+                        f"{use.op.name}, which is not erased (replace the uses first)",
+                        action.span, "  used by: " + print_op(use.op))
+        self.erase(list(doomed), action)
+        for value in values:
+            if value.is_kwarg_of(program):  # one already erased is skipped, as an erased op
+                program.erase_kwarg(value)
 
     def do_SetAction(self, action: A.SetAction, env: dict) -> None:
         """`set o.key = e`, `set o.dist... = e`."""

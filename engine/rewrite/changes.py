@@ -34,7 +34,7 @@ class Changes(Observer):
     the trace asks for positions."""
 
     __slots__ = ("count", "touched", "reindex", "created", "positions", "join_keys", "revisits",
-                 "erased", "stamp")
+                 "erased", "stamp", "regions")
 
     def __init__(self, positions: "PositionLog | None" = None, join_keys=None,
                  revisits: bool = True):
@@ -45,6 +45,8 @@ class Changes(Observer):
         #: op -> `stamp` of the application that erased it, when a dict is given (the trace)
         self.erased: dict | None = None
         self.stamp = 0
+        #: the `in_region` index to keep up to date (`rewrite/regions.py`), or None
+        self.regions = None
         self.count = 0
         self.touched: dict = {}
         self.reindex: dict = {}
@@ -69,6 +71,8 @@ class Changes(Observer):
         self.created.append(op)
         if self.positions is not None:
             self.positions.inserted(op)
+        if self.regions is not None and self.regions.tables:
+            self.regions.inserted(op)
 
     def op_erased(self, op) -> None:
         self.count += 1
@@ -86,6 +90,8 @@ class Changes(Observer):
         self.reindex[op] = None
         if self.positions is not None:
             self.positions.erased(op)
+        if self.regions is not None and self.regions.tables:
+            self.regions.erased(op)
 
     def operand_set(self, op, index: int, old) -> None:
         self.count += 1
@@ -108,6 +114,9 @@ class Changes(Observer):
                 touched[value.owner] = None
             for use in value.uses:
                 touched[use.op] = None
+
+    def kwarg_erased(self, value) -> None:
+        self.count += 1  # nothing reads it: no op to revisit
 
 
 def last_descendant(op):

@@ -16,6 +16,7 @@ import rulepass.engine.lang.nodes as A
 from rulepass.engine.errors import RuleCompileError
 from rulepass.engine.files import read_text
 from rulepass.engine.lang.check import check_pass, check_value_type, constant  # noqa: F401
+from rulepass.engine.lang.defs import Defs
 from rulepass.engine.rewrite.functions import arity
 from rulepass.engine.lang.cache import parse_rules_cached
 
@@ -187,13 +188,15 @@ def load_modules(paths, sources: Sources) -> list[A.Module]:
 def build_rule_set(modules: list[A.Module], sources: Sources):
     """Check `modules` together and compile their passes.
 
-    Returns (passes, pipelines, tests): dicts name → `CompiledPass`, name → `PipelineDecl`, and a
-    list of `TestDecl`s. Raises RuleCompileError for the first problem found.
+    Returns (passes, pipelines, tests, defs): dicts name → `CompiledPass`, name →
+    `PipelineDecl`, a list of `TestDecl`s, and the files' `Defs`. Raises RuleCompileError for
+    the first problem found.
     """
     passes: dict[str, CompiledPass] = {}
     pipelines: dict[str, A.PipelineDecl] = {}
     defined: dict[str, A.Span] = {}
     tests: list[A.TestDecl] = []
+    defs = Defs(modules, sources, arity)
     for module in modules:
         for item in module.items:
             if isinstance(item, (A.PassDecl, A.PipelineDecl)):
@@ -203,7 +206,7 @@ def build_rule_set(modules: list[A.Module], sources: Sources):
                                         f"and at {item.span}; rename one of them")
                 defined[item.name] = item.span
             if isinstance(item, A.PassDecl):
-                passes[item.name] = compile_pass(item, sources)
+                passes[item.name] = compile_pass(item, sources, defs)
             elif isinstance(item, A.PipelineDecl):
                 pipelines[item.name] = item
             elif isinstance(item, A.TestDecl):
@@ -212,7 +215,7 @@ def build_rule_set(modules: list[A.Module], sources: Sources):
         check_pipeline(pipeline, passes, pipelines, sources)
     for test in tests:
         check_run(test.run, passes, pipelines, sources)
-    return passes, pipelines, tests
+    return passes, pipelines, tests, defs
 
 
 def check_pipeline(pipeline: A.PipelineDecl, passes, pipelines, sources: Sources) -> None:
@@ -276,9 +279,14 @@ def pipeline_params(name: str, passes, pipelines) -> dict:
     return out
 
 
-def compile_pass(decl: A.PassDecl, sources: Sources) -> CompiledPass:
-    """Check a pass and compile its rules (in priority order)."""
-    check_pass(decl, sources, arity)
+def compile_pass(decl: A.PassDecl, sources: Sources, defs: Defs | None = None) -> CompiledPass:
+    """Check a pass and compile its rules (in priority order); with `defs`, calls of the defs
+    visible in the pass's file are resolved to them (`DefCall`)."""
+    if defs is not None:
+        roots = check_pass(decl, sources, arity, defs.lookup_in(decl.span.file))
+        decl = defs.resolve(decl, decl.span.file, roots)
+    else:
+        check_pass(decl, sources, arity)
     rules = [compile_rule(rule, decl.name, order) for order, rule in enumerate(decl.rules)]
     rules.sort(key=CompiledRule.sort_key)
     return CompiledPass(decl, tuple(rules))

@@ -81,6 +81,8 @@ def find_calls(cpass: CompiledPass) -> list:
         seen.add(id(node))
         if isinstance(getattr(node, "func", None), str):
             calls[id(node)] = node
+        elif isinstance(node, A.DefCall):
+            stack.append(node.decl.body)  # the calls a def makes are the rule's calls too
         for name in ("operands", "types", "items", "body"):
             value = getattr(node, name, None)
             if isinstance(value, tuple):
@@ -177,6 +179,8 @@ class Driver:
         self.erased: dict | None = {} if self.tracing and not trace_positions else None
         self.changes.erased = self.erased
         self.ctx = Context(program, params)
+        self.changes.regions = self.ctx.regions  # kept up to date by what the IR reports
+        self.ctx.regions.observed = True
         self.ctx.functions = FunctionCalls(program, called_functions(cpass),
                                            constant_calls(cpass, self.ctx))
         self.index = ProgramIndex(program, join_keys, self.ops)
@@ -321,6 +325,8 @@ class Driver:
                     queue.append(item)
             else:
                 del queued[item]
+                if item.kwarg_name is not None and not item.is_kwarg_of(program):
+                    continue  # an erased ^kw: value
                 found = first_at(item, stats)
                 if found is None:
                     continue
@@ -340,13 +346,15 @@ class Driver:
         return values
 
     def sweep(self, reverse: bool) -> None:
-        """Visit each op once in program order (or reverse), applying the first rule that
-        matches it; ops created on the way are not visited."""
+        """Visit each op once in program order (or reverse), then the values no op defines
+        (for value rules), applying the first rule that matches each; ops created on the way
+        are not visited. Values come last both ways: a reverse sweep erasing readers (Paddle's
+        reverse walks) finds the values they read unused."""
         items = self.items()
         if reverse:
-            if self.value_rules:
+            if self.value_rules:  # values last both ways (readers erased first)
                 ops = [i for i in items if isinstance(i, Operation)]
-                items = [i for i in items if not isinstance(i, Operation)] + ops[::-1]
+                items = ops[::-1] + [i for i in items if not isinstance(i, Operation)]
             else:
                 items = items[::-1]
         program, first_at, stats = self.program, self.matcher.first_at, self.stats
@@ -367,6 +375,8 @@ class Driver:
                     found = function(item)
                 else:
                     found = match(item)
+            elif item.kwarg_name is not None and not item.is_kwarg_of(program):
+                continue  # an erased ^kw: value
             else:
                 found = first_at(item, stats)
             if found is not None:

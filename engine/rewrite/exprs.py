@@ -19,6 +19,7 @@ from rulepass.engine.lang.builtins import BUILTINS, implement
 from rulepass.engine.ir.attributes import Place, Symbol
 from rulepass.engine.ir.core import Operation, Value
 from rulepass.engine.rewrite.functions import REGISTRY
+from rulepass.engine.rewrite.regions import RegionIndex
 from rulepass.engine.rewrite.values import ABSENT, Absent, EvalError  # noqa: F401  (re-exported)
 from rulepass.engine.ir.types import DistTensorType, ProcessMesh, VectorType, local_type
 
@@ -70,6 +71,8 @@ class Context:
         self.functions = functions
         self._positions: dict | None = None
         self._positions_version = -1
+        #: `in_region` answers (`rewrite/regions.py`); the driver reports changes to it
+        self.regions = RegionIndex(program)
 
     def position(self, op: Operation) -> int:
         """0-based position of `op` in printed order (nested ops counted). The map is rebuilt
@@ -268,8 +271,15 @@ def _call(expr, env, ctx):
     raise EvalError(f"unknown function {expr.func!r}", expr.span)
 
 
+def _def_call(expr, env, ctx):
+    # by value: the arguments, left to right, then the body with only the parameters bound
+    args = [evaluate(a, env, ctx) for a in expr.args]
+    return evaluate(expr.decl.body, dict(zip(expr.decl.params, args)), ctx)
+
+
 EVALUATORS = {
     A.LetRef: lambda e, env, ctx: evaluate(e.value, env, ctx),
+    A.DefCall: _def_call,
     A.Conditional: lambda e, env, ctx: evaluate(
         e.then if evaluate(e.cond, env, ctx) else e.orelse, env, ctx),
     A.Literal: lambda e, env, ctx: e.value,
@@ -376,20 +386,17 @@ def _neighbour(attribute, name):
     return get
 
 
-def in_region(op: Operation, start: str, end: str) -> tuple | None:
-    """(t, f) when `op` lies strictly between an op named `start` and the first op named `end`
-    after it, in the same block; else None. Walks back and forth from `op` (no recursion)."""
-    before = op.prev_op
-    while before is not None and before.name != start:
-        if before.name == end:
-            return None
-        before = before.prev_op
-    if before is None:
-        return None
-    after = op.next_op
-    while after is not None and after.name != end:
-        after = after.next_op
-    return (before, after) if after is not None else None
+
+
+def _in_region(ctx, span, x, start, end):
+    # constant time a question (rewrite/regions.py); an absent name is no region
+    op = _need_op(x, "in_region", span)
+    if start is ABSENT or end is ABSENT:
+        return False
+    if not isinstance(start, str) or not isinstance(end, str):
+        raise EvalError(f"in_region() takes two op names (strings), got {describe(start)} and "
+                        f"{describe(end)}", span)
+    return ctx.regions.contains(op, start, end)
 
 
 def _group_size(ctx, span, ring_id):
@@ -474,8 +481,7 @@ IMPLEMENTATIONS = {
     "results": lambda ctx, span, x: list(_need_op(x, "results", span).results),
     "prev": _neighbour("prev_op", "prev"),
     "next": _neighbour("next_op", "next"),
-    "in_region": lambda ctx, span, x, s, e: in_region(_need_op(x, "in_region", span), s, e)
-    is not None,
+    "in_region": _in_region,
     "group_size": _group_size,
     "group_rank": _group_rank,
     "split_axis": lambda ctx, span, x: split_axis(_need_op(x, "split_axis", span)),
@@ -512,8 +518,9 @@ def expr_text(expr) -> str:
         return f"{expr_text(expr.base)}.{expr.name}"
     if isinstance(expr, A.Subscript):
         return f"{expr_text(expr.base)}[{expr_text(expr.index)}]"
-    if isinstance(expr, A.Call):
-        return f"{expr.func}(" + ", ".join(expr_text(a) for a in expr.args) + ")"
+    if isinstance(expr, (A.Call, A.DefCall)):
+        name = expr.func if isinstance(expr, A.Call) else expr.name
+        return f"{name}(" + ", ".join(expr_text(a) for a in expr.args) + ")"
     if isinstance(expr, A.Quantifier):
         return f"{expr.kind}({expr.var} in {expr_text(expr.seq)}, {expr_text(expr.body)})"
     if isinstance(expr, A.NotOp):

@@ -18,7 +18,8 @@ A Python function becomes callable from `.rw` files with the `function` decorato
 The Python function receives the program first, then the arguments written in the rule. A non-live
 function sees a copy of the program taken when the pass started (the ops and values it is given
 are that copy's, and ops or values it returns are mapped back), and each distinct call is computed
-once per pass. A function registered with `prepare=table_of` instead receives what
+once per pass. Given an op or value made during the pass, it is not called: the call answers
+absent, as that program had no such op. A function registered with `prepare=table_of` instead receives what
 `table_of(program)` returned, computed once per pass on the program as the pass found it; it needs
 no copy of the program (a pass whose non-live functions are all prepared, or called with constant
 arguments only, copies nothing). It may return ints, strings, lists, types, meshes and dist
@@ -190,13 +191,15 @@ class FunctionCalls:
         table = self.tables.get(registered.name)
         if table is None:  # nothing changed yet (else before_change made it)
             table = self.tables[registered.name] = registered.prepare(self.program)
-        if self.created:
-            for arg in args:
-                if id(arg) in self.created:
-                    raise EvalError(f"{registered.name}() is evaluated on the program as the "
-                                    "pass found it, but was given an op made during the pass; "
-                                    "register it with live=True", span)
+        if self.created and any(self.made_during_pass(arg) for arg in args):
+            return None  # absent: the program the table describes had no such op
         return registered.fn(table, *args)
+
+    def made_during_pass(self, arg) -> bool:
+        """Whether `arg` (or an item of it, for a list) is an op or value made during the pass."""
+        if isinstance(arg, (list, tuple)):
+            return any(self.made_during_pass(item) for item in arg)
+        return id(arg) in self.created
 
     def snapshot(self) -> None:
         """Copy the program and map its ops and values to the copy's, both ways."""
@@ -214,8 +217,8 @@ class FunctionCalls:
         self.from_copy = {id(b): a for a, b in pairs}
 
     def call(self, name: str, args: list, span):
-        """The result of registered function `name` on `args` (a Python `None` reads as absent);
-        EvalError for a non-live function given an op created during the pass, and for an
+        """The result of registered function `name` on `args` (a Python `None` reads as absent,
+        as does a non-live function given an op or value made during the pass); EvalError for an
         exception the function raises (naming it, so the driver can name the rule)."""
         registered = REGISTRY[name]
         try:
@@ -247,9 +250,9 @@ class FunctionCalls:
         try:
             mapped = [_map(a, self.to_copy) for a in args]
         except KeyError:
-            raise EvalError(f"{name}() is evaluated on the program as the pass found it, but was "
-                            "given an op made during the pass; register it with live=True",
-                            span) from None
+            # an op or value made during the pass: the program as the pass found it had none,
+            # so the function answers absent, as for any op that program did not have
+            return None
         result = _map(registered.fn(self.copy, *mapped), self.from_copy, strict=False)
         self.cache[key] = result
         return result

@@ -19,7 +19,8 @@ from time import perf_counter
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.errors import RewriteError
 from rulepass.engine.rewrite.codegen.exprs import compiled
-from rulepass.engine.rewrite.exprs import ABSENT, Context, EvalError, condition_text, equal, show
+from rulepass.engine.rewrite.exprs import (ABSENT, Context, EvalError, condition_text, equal,
+                                           evaluate, expr_text, show)
 from rulepass.engine.ir.core import Operation, Value
 from rulepass.engine.rewrite.plan import Plan, cached_plan
 from rulepass.engine.rewrite.codegen.dispatch import compile_dispatch, distinct_rules
@@ -151,13 +152,24 @@ class RuleMatcher:
         return True
 
     def bindings_text(self, term, env) -> str:
-        """` (with a = ..., b = ...)` for the variables a where term reads."""
-        from rulepass.engine.lang.check import free_vars
+        """` (with a = ..., b = ...)` for the variables a where term reads, then the value of
+        each call of a `def` in it (`chunk(a) = 2`), outside quantifiers."""
+        from rulepass.engine.lang.check import children, free_vars
 
         names = sorted(v for v in free_vars(term) if v in env)
-        if not names:
-            return ""
-        return " (with " + ", ".join(f"{n} = {show(env[n])}" for n in names) + ")"
+        shown = [f"{n} = {show(env[n])}" for n in names]
+        stack = [term]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, A.DefCall) and free_vars(node) <= set(env):
+                try:
+                    value = show(evaluate(node, env, self.ctx))
+                except EvalError as error:
+                    value = f"error: {error.message}"
+                shown.append(f"{expr_text(node)} = {value}")
+            if not isinstance(node, A.Quantifier):
+                stack.extend(reversed(children(node)))
+        return " (with " + ", ".join(shown) + ")" if shown else ""
 
     def search(self, rule: CompiledRule, plan: Plan, env: dict, k: int):
         """Depth-first over the remaining steps (depth = number of patterns, not program size)."""

@@ -28,11 +28,13 @@ and GPU kernels disagree and the CPU one is followed).
 
 Modules: ``creation`` (full, full_int_array, full_like, full_, assign, cast), ``elementwise``
 (add, subtract, multiply, divide, scale, add_n, square), ``unary`` (exp, log, sqrt, rsqrt,
-sigmoid), ``activation`` (relu, gelu, silu, swiglu, tanh, softmax), ``linalg`` (matmul), ``norm``
-(layer_norm, rms_norm), ``reduction`` (mean, sum, mean_all), ``shape`` (reshape, transpose,
-concat, split, split_with_num, slice, set_value_with_tensor, squeeze, unsqueeze, expand),
-``embedding`` (embedding, c_embedding), ``loss`` (cross_entropy_with_softmax), ``select``
-(comparisons, masked_select, triu, tril, cumsum), ``optimizer``
+sigmoid, abs, sin, cos, clip), ``activation`` (relu, gelu, silu, swiglu, tanh, softmax),
+``linalg`` (matmul), ``norm`` (layer_norm, rms_norm), ``reduction`` (mean, sum, mean_all, max,
+min), ``shape`` (reshape, transpose, concat, split, split_with_num, slice,
+set_value_with_tensor, squeeze, unsqueeze, expand, flatten, stack, unbind), ``embedding``
+(embedding, c_embedding), ``loss`` (cross_entropy_with_softmax), ``select`` (comparisons,
+masked_select, where, triu, tril, cumsum), ``random_ops`` (dropout, uniform: they draw from
+the executor's draw source, ``rulepass.runtime.generator``), ``optimizer``
 (sgd_, adam_, adamw_, momentum_), each with the gradient ops Paddle defines; ``specialize``
 (transpose, reshape, sgd_, matmul, scale, add_grad, subtract_grad and grads, specialized to one
 op's static shapes when the executor plans a program; see ``registry.specializer``; layer_norm,
@@ -51,6 +53,7 @@ from . import (  # noqa: F401  (importing a module registers its kernels)
     loss,
     norm,
     optimizer,
+    random_ops,
     reduction,
     select,
     shape,

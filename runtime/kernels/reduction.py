@@ -1,11 +1,13 @@
-"""Reduction kernels and their gradients: mean, sum, mean_all.
+"""Reduction kernels and their gradients: mean, sum, mean_all, max, min.
 
 ``axis`` is an ``IntArray``: an operand in PIR (a ``pd_op.full_int_array`` result) or, in
 hand-written programs, an attribute. An empty axis list means "all axes", as in Paddle; negative
 axes count from the end.
 
-Sources: ``paddle/phi/ops/yaml/ops.yaml`` (mean, sum, mean_all), ``backward.yaml`` (mean_grad,
-sum_grad, mean_all_grad); operand orders checked against Paddle 3.3.1's ``pd_op.h``.
+Sources: ``paddle/phi/ops/yaml/ops.yaml`` (mean, sum, mean_all, max, min), ``backward.yaml``
+(mean_grad, sum_grad, mean_all_grad, max_grad, min_grad); operand orders checked against Paddle
+3.3.1's ``pd_op.h``. ``max_grad``/``min_grad`` give the whole ``out_grad`` to every element equal to
+the result (ties each get it), as Paddle's ``MaxOrMinGradFunctor``.
 """
 
 from __future__ import annotations
@@ -178,3 +180,35 @@ def sum_grad(xp: Any, inputs: list, attrs: dict) -> list:
     axes = _axes(inputs, attrs, x.ndim, "pd_op.sum_grad", 2)
     grad = _expand_to(xp, out_grad, x, axes, attrs.get("keepdim", False))
     return [xp.astype(grad, x.dtype, copy=False)]
+
+
+def _extreme(name: str, fn):
+    @kernel(f"pd_op.{name}")
+    def reduce(xp: Any, inputs: list, attrs: dict) -> list:
+        x = inputs[0]
+        axes = _axes(inputs, attrs, x.ndim, f"pd_op.{name}", 1)
+        if not axes:  # a 0-d x
+            return [x]
+        return [xp.asarray(getattr(xp, fn)(x, axis=axes, keepdims=attrs.get("keepdim", False)))]
+
+    reduce.__doc__ = (f"``{name}(x, axis={{}}, keepdim=false) -> out``: the {name}imum over "
+                      "``axis`` (all axes for an empty list).")
+    reduce.__name__ = name
+
+    @kernel(f"pd_op.{name}_grad")
+    def grad(xp: Any, inputs: list, attrs: dict) -> list:
+        x, out, out_grad = inputs[0], inputs[1], inputs[2]
+        axes = _axes(inputs, attrs, x.ndim, f"pd_op.{name}_grad", 3)
+        keepdim = attrs.get("keepdim", False)
+        at = x == _expand_to(xp, out, x, axes, keepdim)
+        spread = _expand_to(xp, out_grad, x, axes, keepdim)
+        return [xp.where(at, spread, xp.zeros_like(spread))]
+
+    grad.__doc__ = (f"``{name}_grad(x, out, out_grad, axis, keepdim, reduce_all) -> x_grad``: "
+                    "``out_grad`` broadcast back, kept where x equals the result.")
+    grad.__name__ = f"{name}_grad"
+    return reduce, grad
+
+
+max_, max_grad = _extreme("max", "max")
+min_, min_grad = _extreme("min", "min")

@@ -79,6 +79,30 @@ def kernel(*names: str) -> Callable[[Kernel], Kernel]:
     return register
 
 
+RANDOM_OPS: set[str] = set()
+"""Ops whose kernels draw random numbers (registered with :func:`random_kernel`)."""
+
+
+def random_kernel(*names: str) -> Callable[[Kernel], Kernel]:
+    """Register the decorated function as the kernel of each op in ``names``, an op that draws
+    random numbers: it is called ``fn(xp, inputs, attrs, draws)``, where ``draws(shape, dtype,
+    seed)`` gives the uniform [0, 1) draws Paddle's CPU kernel would take for this run of the op
+    (``rulepass.runtime.generator``); ``draws`` is None when no draw source is set (then a kernel
+    that needs draws raises KernelError). The executor passes ``draws``; called with three
+    arguments, as any kernel, the function gets None.
+
+    Raises:
+        ValueError: as :func:`kernel`.
+    """
+
+    def register(fn: Kernel) -> Kernel:
+        kernel(*names)(fn)
+        RANDOM_OPS.update(names)
+        return fn
+
+    return register
+
+
 Specializer = Callable[..., "Callable[[list], list] | None"]
 """``fn(xp, attrs, operand_shapes, operand_dtypes, constants, nulls) -> fast kernel or None``;
 see :func:`specializer`."""

@@ -1,5 +1,5 @@
 """Comparison, masking and scan kernels: greater_than and the other comparisons, masked_select
-(and its gradient), triu / tril, cumsum.
+(and its gradient), where (and its gradient), triu / tril, cumsum.
 
 The seed test's LLaMA (Paddle's ``single_llama_model.py``) builds its causal mask with
 ``full_like`` + ``triu`` and its loss with ``masked_select(loss, loss > 0)``; position ids come
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .operands import int_value, normalize_axis
+from .operands import int_value, normalize_axis, sum_to_shape
 from .registry import kernel
 
 
@@ -104,3 +104,21 @@ def cumsum(xp: Any, inputs: list, attrs: dict) -> list:
     if attrs.get("reverse"):
         out = xp.flip(out, axis=axis)
     return [out]
+
+
+@kernel("pd_op.where", "pd_op.where_")
+def where(xp: Any, inputs: list, attrs: dict) -> list:
+    """``where(condition, x, y) -> out``: x where ``condition`` (bool) holds, else y
+    (broadcasting)."""
+    condition, x, y = inputs
+    return [xp.where(condition, x, y)]
+
+
+@kernel("pd_op.where_grad")
+def where_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``where_grad(condition, x, y, out_grad) -> x_grad, y_grad``: ``out_grad`` where the
+    condition holds goes to x, elsewhere to y (each summed back to its operand's shape)."""
+    condition, x, y, out_grad = inputs
+    zero = xp.zeros_like(out_grad)
+    return [sum_to_shape(xp, xp.where(condition, out_grad, zero), x.shape),
+            sum_to_shape(xp, xp.where(condition, zero, out_grad), y.shape)]

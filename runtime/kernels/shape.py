@@ -1,5 +1,5 @@
 """Shape kernels and their gradients: reshape, transpose, concat, split, split_with_num, slice,
-set_value_with_tensor, squeeze, unsqueeze, expand.
+set_value_with_tensor, squeeze, unsqueeze, expand, flatten, stack, unbind.
 
 ``IntArray``/``Scalar`` arguments (reshape's ``shape``, concat's and split's ``axis``, split's
 ``sections``, slice's ``starts``/``ends``) are operands in PIR; ``operands.int_values`` reads them
@@ -10,7 +10,10 @@ set_value_with_tensor, squeeze, unsqueeze), ``backward.yaml`` (transpose_grad, c
 split_with_num_grad, slice_grad, squeeze_grad, unsqueeze_grad, expand_grad); reshape,
 reshape_grad, split_grad and expand as in Paddle 3.3.1's ``pd_op.h`` and ``manual_op.h``
 (``reshape(x, shape) -> out``, ``reshape_grad(x, out_grad) -> x_grad``,
-``split_grad(out_grad: vec, axis) -> x_grad``, ``expand(x, shape) -> out``).
+``split_grad(out_grad: vec, axis) -> x_grad``, ``expand(x, shape) -> out``); flatten, stack,
+unbind and their grads as Paddle 3.3.1's ``append_backward`` prints them (``flatten(x)
+{start_axis, stop_axis}``, ``flatten_grad(x, out_grad)``, ``stack(x: vec) {axis}``,
+``stack_grad(x: vec, out_grad) {axis} -> vec``, ``unbind(x) {axis} -> vec``).
 """
 
 from __future__ import annotations
@@ -376,3 +379,67 @@ def expand_grad(xp: Any, inputs: list, attrs: dict) -> list:
     back to x's shape."""
     x, out_grad = inputs[0], inputs[1]
     return [xp.astype(sum_to_shape(xp, out_grad, tuple(x.shape)), x.dtype)]
+
+
+@kernel("pd_op.flatten", "pd_op.flatten_")
+def flatten(xp: Any, inputs: list, attrs: dict) -> list:
+    """``flatten(x, start_axis, stop_axis) -> out``: axes ``start_axis..stop_axis`` (inclusive,
+    negative from the end) merged into one; a 0-d x becomes ``[1]``.
+
+    Raises:
+        KernelError: an axis out of range, or start after stop.
+    """
+    x = inputs[0]
+    if x.ndim == 0:
+        return [xp.reshape(x, (1,))]
+    start = normalize_axis(int(attrs.get("start_axis", 0)), x.ndim, "pd_op.flatten")
+    stop = normalize_axis(int(attrs.get("stop_axis", -1)), x.ndim, "pd_op.flatten")
+    if start > stop:
+        raise KernelError("pd_op.flatten", f"start_axis {start} is after stop_axis {stop}")
+    merged = 1
+    for n in x.shape[start:stop + 1]:
+        merged *= int(n)
+    return [xp.reshape(x, (*x.shape[:start], merged, *x.shape[stop + 1:]))]
+
+
+@kernel("pd_op.flatten_grad")
+def flatten_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``flatten_grad(x, out_grad) -> x_grad``: ``out_grad`` reshaped to x's shape."""
+    x, out_grad = inputs[0], inputs[1]
+    return [xp.reshape(out_grad, tuple(x.shape))]
+
+
+def _unstack(xp: Any, x: Any, axis: int) -> list:
+    return [x[(slice(None),) * axis + (i, ...)] for i in range(int(x.shape[axis]))]
+
+
+@kernel("pd_op.stack")
+def stack(xp: Any, inputs: list, attrs: dict) -> list:
+    """``stack(x: vec, axis=0) -> out``: the tensors of ``x`` (one shape) joined along a new axis
+    ``axis`` (negative: counted in the result's rank).
+
+    Raises:
+        KernelError: empty vector or bad axis.
+    """
+    tensors = list(inputs[0])
+    if not tensors:
+        raise KernelError("pd_op.stack", "needs at least one tensor in its vector operand")
+    axis = normalize_axis(int(attrs.get("axis", 0)), tensors[0].ndim + 1, "pd_op.stack")
+    return [xp.stack(tensors, axis=axis)]
+
+
+@kernel("pd_op.stack_grad")
+def stack_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``stack_grad(x: vec, out_grad, axis) -> x_grad: vec``: ``out_grad`` cut along ``axis``
+    into one grad per stacked tensor."""
+    out_grad = inputs[1]
+    axis = normalize_axis(int(attrs.get("axis", 0)), out_grad.ndim, "pd_op.stack_grad")
+    return [_unstack(xp, out_grad, axis)]
+
+
+@kernel("pd_op.unbind")
+def unbind(xp: Any, inputs: list, attrs: dict) -> list:
+    """``unbind(x, axis=0) -> out: vec``: the slices of x along ``axis``, that axis removed."""
+    x = inputs[0]
+    axis = normalize_axis(int(attrs.get("axis", 0)), x.ndim, "pd_op.unbind")
+    return [_unstack(xp, x, axis)]

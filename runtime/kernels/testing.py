@@ -10,6 +10,7 @@ for shapes.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -59,13 +60,17 @@ def from_numpy(xp: Any, value: Any) -> Any:
     return xp.asarray(np.asarray(value))
 
 
-def run(xp: Any, op_name: str, inputs: list, attrs: dict | None = None) -> list:
+def run(xp: Any, op_name: str, inputs: list, attrs: dict | None = None, draws=None) -> list:
     """Run the kernel of ``op_name`` in namespace ``xp`` on NumPy ``inputs``; NumPy results.
+    ``draws``: for a random op (``registry.random_kernel``), its draws callable (e.g. a
+    ``rulepass.runtime.generator`` source's ``draws(op, xp)``).
 
     Raises:
         UnknownOpError: no kernel for ``op_name``.
     """
     kernel = lookup(op_name)
+    if draws is not None:
+        kernel = functools.partial(kernel, draws=draws)
     operands = [from_numpy(xp, v) for v in inputs]
     if getattr(xp, "__name__", "") == "array_api_strict":
         with xp.ArrayAPIStrictFlags(api_version=STRICT_API_VERSION, boolean_indexing=False,

@@ -1,16 +1,21 @@
-"""Elementwise math kernels and their gradients: exp, log, sqrt, rsqrt, sigmoid.
+"""Elementwise math kernels and their gradients: exp, log, sqrt, rsqrt, sigmoid, abs, sin, cos,
+clip.
 
 Like Paddle's, the gradients of exp, sqrt, rsqrt and sigmoid are written in terms of the forward
-output ``out`` (``exp_grad(out, out_grad)``), log's in terms of the input x.
+output ``out`` (``exp_grad(out, out_grad)``), those of log, abs, sin, cos and clip in terms of the
+input x.
 
-Sources: ``paddle/phi/ops/yaml/ops.yaml`` (exp, log, sqrt, rsqrt, sigmoid), ``backward.yaml``
-(their ``_grad`` ops); operand orders checked against Paddle 3.3.1's ``pd_op.h``.
+Sources: ``paddle/phi/ops/yaml/ops.yaml`` (exp, log, sqrt, rsqrt, sigmoid, abs, sin, cos, clip),
+``backward.yaml`` (their ``_grad`` ops); operand orders checked against Paddle 3.3.1's
+``pd_op.h`` and the grad ops its ``append_backward`` prints; clip as Paddle's ``ClipFunctor`` /
+``ClipGradFunctor`` (the grad passes only strictly inside ``(min, max)``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from .operands import scalar_like
 from .registry import kernel
 
 
@@ -84,3 +89,67 @@ def sigmoid_grad(xp: Any, inputs: list, attrs: dict) -> list:
     """``sigmoid_grad(out, out_grad) -> x_grad = out_grad * out * (1 - out)``."""
     out, out_grad = inputs
     return [out_grad * out * (1.0 - out)]
+
+
+@kernel("pd_op.abs", "pd_op.abs_")
+def abs_(xp: Any, inputs: list, attrs: dict) -> list:
+    """``abs(x) -> out = |x|``."""
+    return [xp.abs(inputs[0])]
+
+
+@kernel("pd_op.abs_grad")
+def abs_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``abs_grad(x, out_grad) -> x_grad = out_grad * sign(x)`` (0 at x = 0, as Paddle's)."""
+    x, out_grad = inputs
+    return [out_grad * xp.sign(x)]
+
+
+@kernel("pd_op.sin", "pd_op.sin_")
+def sin(xp: Any, inputs: list, attrs: dict) -> list:
+    """``sin(x) -> out``."""
+    return [xp.sin(inputs[0])]
+
+
+@kernel("pd_op.sin_grad")
+def sin_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``sin_grad(x, out_grad) -> x_grad = out_grad * cos(x)``."""
+    x, out_grad = inputs
+    return [out_grad * xp.cos(x)]
+
+
+@kernel("pd_op.cos", "pd_op.cos_")
+def cos(xp: Any, inputs: list, attrs: dict) -> list:
+    """``cos(x) -> out``."""
+    return [xp.cos(inputs[0])]
+
+
+@kernel("pd_op.cos_grad")
+def cos_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``cos_grad(x, out_grad) -> x_grad = -out_grad * sin(x)``."""
+    x, out_grad = inputs
+    return [-out_grad * xp.sin(x)]
+
+
+def _bounds(xp: Any, inputs: list, attrs: dict, x: Any) -> tuple:
+    """clip's ``min`` and ``max``: the operands (``Scalar`` tensors) or the attributes."""
+    lo = inputs[1] if len(inputs) > 1 and inputs[1] is not None else attrs.get("min")
+    hi = inputs[2] if len(inputs) > 2 and inputs[2] is not None else attrs.get("max")
+    return scalar_like(xp, lo, x), scalar_like(xp, hi, x)
+
+
+@kernel("pd_op.clip", "pd_op.clip_")
+def clip(xp: Any, inputs: list, attrs: dict) -> list:
+    """``clip(x, min, max) -> out``: ``min`` where x < min, ``max`` where x > max, else x
+    (``min``/``max`` are one-element tensors, or attributes in hand-written programs)."""
+    x = inputs[0]
+    lo, hi = _bounds(xp, inputs, attrs, x)
+    return [xp.where(x < lo, lo, xp.where(x > hi, hi, x))]
+
+
+@kernel("pd_op.clip_grad")
+def clip_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``clip_grad(x, out_grad, min, max) -> x_grad``: ``out_grad`` where min < x < max, else 0."""
+    x, out_grad = inputs[0], inputs[1]
+    lo, hi = _bounds(xp, [x, *inputs[2:]], attrs, x)
+    inside = xp.logical_and(x > lo, x < hi)
+    return [xp.where(inside, out_grad, xp.zeros_like(out_grad))]

@@ -26,6 +26,7 @@ import rulepass.engine.lang.nodes as A
 from rulepass.engine.rewrite.exprs import (ABSENT, ARITH, BUILTINS, EvalError, negate, contains, describe, equal,
                     evaluate, field, iterate, normalize, ORDER)
 from rulepass.engine.ir.core import Operation, Value
+from rulepass.engine.lang.check import children
 from rulepass.engine.rewrite.functions import FAILURES, REGISTRY
 
 #: id(node) -> (node, function); the node is kept so that its id is not reused.
@@ -227,6 +228,24 @@ class SourceGen:
             raise Unsupported(f"unknown quantifier {e.kind!r}")
         return f"{helper}({self.expr(e.seq, scope)}, {self.const(e.span)}, lambda {var}: {body})"
 
+    def x_DefCall(self, e, scope):
+        # by value, as the walk does: the arguments left to right, then the body. A small body is
+        # written in place, its parameters held in temporaries (no call); a large one is its own
+        # function, made once per def
+        if inlined_size(e.decl) > INLINE_LIMIT:
+            args = "".join(f", {self.expr(a, scope)}" for a in e.args)
+            return f"{self.const(def_function(e.decl))}(ctx{args})"
+        names, parts = [], []
+        for arg in e.args:
+            text = self.expr(arg, scope)
+            if type(arg) in _PLAIN_ARGUMENTS:
+                names.append(text)  # a variable, param or literal: read where the body reads it
+            else:
+                names.append(self.temp())
+                parts.append(f"({names[-1]} := {text})")
+        parts.append(self.expr(e.decl.body, dict(zip(e.decl.params, names))))
+        return f"({', '.join(parts)},)[-1]" if len(parts) > 1 else parts[0]
+
     def x_LetRef(self, e, scope):
         return self.expr(e.value, scope)
 
@@ -297,6 +316,10 @@ class SourceGen:
     def x_Negate(self, e, scope):
         return f"negate({self.expr(e.operand, scope)}, {self.const(e.span)})"
 
+
+#: Arguments a def's body written in place reads as they are: reading them costs nothing and
+#: cannot fail (the checker binds every variable), so evaluating them first changes nothing.
+_PLAIN_ARGUMENTS = (A.Var, A.ParamRef, A.Literal)
 
 #: builtin -> (test, value): when `test` holds for the argument (bound to {t}), `value` is what
 #: the builtin returns for it, computed inline; otherwise the builtin is called.
@@ -487,6 +510,60 @@ class ScopedGen(SourceGen):
         if local is None:
             raise Unsupported(f"variable {e.name!r} is not in scope")
         return local
+
+
+#: id(DefDecl) -> (decl, function): each def's body compiled once
+_DEFS: dict[int, tuple] = {}
+#: A def whose body, with the defs it calls written in place, has more nodes than this is called
+#: as a function instead (a def calling another twice, that one another twice, ... would double
+#: the written code at each level).
+INLINE_LIMIT = 200
+_SIZES: dict[int, tuple] = {}
+
+
+def inlined_size(decl) -> int:
+    """The number of nodes of `decl`'s body with every def it calls written in place (memoised;
+    defs do not recurse, so this ends)."""
+    found = _SIZES.get(id(decl))
+    if found is not None and found[0] is decl:
+        return found[1]
+    size, stack = 0, [decl.body]
+    while stack:
+        node = stack.pop()
+        size += 1
+        if isinstance(node, A.DefCall):
+            size += inlined_size(node.decl)
+        if isinstance(node, A.Quantifier):
+            stack.extend((node.seq, node.body))
+        else:
+            stack.extend(children(node))
+        if size > INLINE_LIMIT:
+            break
+    if len(_SIZES) > CACHE_LIMIT:
+        _SIZES.clear()
+    _SIZES[id(decl)] = (decl, size)
+    return size
+
+
+def def_function(decl):
+    """The function `(ctx, *args) -> value` computing def `decl`'s body with its parameters bound
+    to `args` (memoised per declaration); the walk when Python cannot compile the translation."""
+    found = _DEFS.get(id(decl))
+    if found is not None and found[0] is decl:
+        return found[1]
+    gen = ScopedGen()
+    names = [f"a{i}" for i in range(len(decl.params))]
+    head = f"def _def(ctx{''.join(', ' + n for n in names)}):"
+    try:
+        function = gen.function(f"{head}\n    return {gen.expr(decl.body, dict(zip(decl.params, names)))}\n",
+                                "_def")
+    except Unsupported:
+        def function(ctx, *args):
+            return evaluate(decl.body, dict(zip(decl.params, args)), ctx)
+    if len(_DEFS) > CACHE_LIMIT:
+        _DEFS.clear()
+    _DEFS[id(decl)] = (decl, function)
+    return function
 
 
 def compile_conjunction(terms: tuple, var: str | None = None):
