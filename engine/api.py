@@ -15,8 +15,6 @@ import importlib
 import importlib.resources
 from pathlib import Path
 
-import attrs
-
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.rewrite.driver import Driver, run_pass
 from rulepass.engine.errors import RuleCompileError
@@ -24,17 +22,53 @@ from rulepass.engine.ir.core import Program
 from rulepass.engine.lang.check import check_value_type
 from rulepass.engine.rewrite.compiled import CompiledPass, Sources, build_rule_set, constant, load_modules
 from rulepass.engine.rewrite.functions import check_params
-from rulepass.engine.rewrite.trace import Application, PassStats
+from rulepass.engine.rewrite.trace import PassStats, applications
 
 
-@attrs.frozen
 class RunResult:
     """The outcome of a pass or pipeline: the program (changed in place), the applications in
-    order, and per-rule statistics."""
+    order (`trace`, a tuple of `Application`s), and per-rule statistics (`stats`).
 
-    program: Program
-    trace: tuple
-    stats: PassStats
+    `trace` is given as a tuple, or as the drivers that ran (their records are taken, and made
+    into `Application`s when `trace` is first read, so a caller that never reads it pays
+    nothing for it); `applied` counts the applications per rule without reading it (and also
+    when the passes recorded no trace)."""
+
+    __slots__ = ("program", "stats", "_trace", "_records", "_counts")
+
+    def __init__(self, program: Program, trace, stats: PassStats):
+        self.program = program
+        self.stats = stats
+        counts: dict = {}
+        if isinstance(trace, tuple):
+            self._trace, self._records = trace, None
+            for application in trace:
+                counts[application.rule] = counts.get(application.rule, 0) + 1
+        else:  # (pass name, entries, erased ops) of each driver: not the drivers
+            self._trace = None
+            self._records = [(driver.pass_name, driver.applications, driver.erased)
+                             for driver in trace]
+            for driver in trace:
+                for rule, count in driver.counts.items():
+                    counts[rule] = counts.get(rule, 0) + count
+        self._counts = counts
+
+    @property
+    def trace(self) -> tuple:
+        """The applications in order."""
+        if self._trace is None:
+            self._trace = tuple(a for name, entries, erased in self._records
+                                for a in applications(name, entries, erased))
+            self._records = None
+        return self._trace
+
+    @property
+    def applied(self) -> dict:
+        """Rule name -> applications, in the order rules first applied."""
+        return dict(self._counts)
+
+    def __repr__(self) -> str:
+        return f"RunResult({sum(self._counts.values())} applications)"
 
 
 #: Modules registering the Python functions the installed rules call (`rw_functions.function`);
@@ -140,18 +174,19 @@ class RuleSet:
     # ---- running ------------------------------------------------------------------------------
     def run_pass(self, program: Program, name: str, *, trace_positions: bool = False,
                  param_strings: bool = False, timing: bool = False,
-                 provenance: dict | None = None, **params) -> RunResult:
+                 provenance: dict | None = None, trace: bool = True, **params) -> RunResult:
         """Run pass `name` on `program` (in place). Raises RulepassError; on error the program
         is unchanged. `trace_positions`: the trace holds the ops' positions (else -1);
         `timing`: the stats hold each rule's matching time (else 0); `provenance`: a dict
         receiving op -> (pass, rule, file, line) of the latest application that matched or
-        created the op (see `driver.run_pass`)."""
+        created the op (see `driver.run_pass`); `trace`: False records no trace (the result's
+        `trace` is empty; `applied` still counts)."""
         cpass = self.find_pass(name)
         resolved = self.resolve_params(cpass, params, param_strings)
         check_params(program, cpass.name, resolved)
         driver = run_pass(program, cpass, resolved, trace_positions, self.compiled, timing,
-                          provenance)
-        return RunResult(program, tuple(driver.trace), driver.stats)
+                          provenance, trace)
+        return RunResult(program, [driver], driver.stats)
 
     def pipeline_steps(self, name: str, params: dict, strings: bool = False) -> list:
         """(pass, params) for each pass a pipeline runs, nested pipelines expanded. Pipeline
@@ -196,15 +231,15 @@ class RuleSet:
         pass runs, and if any pass fails the program is left as it was before the pipeline."""
         steps = self.pipeline_steps(name, params, param_strings)
         self.check_steps(program, steps)
-        trace: list[Application] = []
+        drivers: list = []
         stats = PassStats()
         with program.transaction():
             for cpass, resolved in steps:
                 driver = run_pass(program, cpass, resolved, trace_positions, self.compiled,
                                   timing)
-                trace.extend(driver.trace)
+                drivers.append(driver)
                 stats.merge(driver.stats)
-        return RunResult(program, tuple(trace), stats)
+        return RunResult(program, drivers, stats)
 
     def run(self, program: Program, name: str, **kwargs) -> RunResult:
         """Run a pass or a pipeline, whichever `name` is."""

@@ -61,13 +61,21 @@ from rulepass.runtime.sharding import dist_types
 
 @attrs.define
 class StepRecord:
-    """One step of the chain: its name, what it applied (rule → count for rule passes), seconds,
-    and the trace of rule applications (rule passes only)."""
+    """One step of the chain: its name, what it applied (rule → count for rule passes), seconds
+    (wall clock; `cpu_seconds`: this process's CPU time, what a benchmark on a shared machine
+    reads), and the trace of rule applications (rule passes only: `trace`, made from the pass's
+    `result` when first read)."""
 
     name: str
     applied: dict
     seconds: float
-    trace: tuple = ()
+    result: object = None
+    cpu_seconds: float = 0.0
+
+    @property
+    def trace(self) -> tuple:
+        """The rule applications of a rule pass (empty for the other steps)."""
+        return self.result.trace if self.result is not None else ()
 
 
 @attrs.define
@@ -110,11 +118,13 @@ class ChainState:
     provenance: dict | None = None
     #: whether rule passes trace the positions of the ops they match (``run --out`` writes them)
     trace_positions: bool = False
+    #: whether rule passes record their applications (the steps' ``trace``)
+    trace: bool = True
 
 
 @attrs.frozen
 class Step:
-    """A named step: ``run(state) -> applied`` (rule passes: the engine's trace), run only
+    """A named step: ``run(state) -> applied`` (rule passes: the pass's RunResult), run only
     when ``when(state)``."""
 
     name: str
@@ -123,13 +133,13 @@ class Step:
 
 
 def rule_pass(name: str, **params: Callable) -> Callable:
-    """A step that runs rule pass ``name``; each param is computed from the state."""
+    """A step that runs rule pass ``name`` (returning its RunResult); each param is computed
+    from the state."""
 
     def run(state: ChainState):
-        result = state.rules.run_pass(state.program, name, provenance=state.provenance,
-                                      trace_positions=state.trace_positions,
-                                      **{k: f(state) for k, f in params.items()})
-        return result.trace
+        return state.rules.run_pass(state.program, name, provenance=state.provenance,
+                                    trace_positions=state.trace_positions, trace=state.trace,
+                                    **{k: f(state) for k, f in params.items()})
 
     return run
 
@@ -250,7 +260,8 @@ def chain_with(rules: RuleSet, extra=(), skip=()) -> list:
 def compile_rank(forward: Program, rules: RuleSet, rank: int, *, pp: int = 1, vpp: int = 1,
                  seg_method: str = "", micro_batches: int = 1, optimizer: str = "sgd",
                  grads=None, schedule: str = "", extra=(), track: bool = False,
-                 skip=(), after_step=None, trace_positions: bool = False) -> CompiledRank:
+                 skip=(), after_step=None, trace_positions: bool = False,
+                 trace: bool = True) -> CompiledRank:
     """Rewrite a copy of ``forward`` into ``rank``'s dense program (``forward`` is unchanged),
     then check it with the dense verifier. ``schedule``: the pipeline schedule the program will
     run under (ZBH1 and ZBVPP add the split_backward step); ``extra``: (user pass, after step)
@@ -258,18 +269,19 @@ def compile_rank(forward: Program, rules: RuleSet, rank: int, *, pp: int = 1, vp
     ``skip``: steps not to run (see :func:`chain_with`); ``after_step(name, program)``, when
     given, sees the program after every step that ran (``rulepass run --print-ir-after-all /
     --dump-dir``); ``trace_positions``: the rule passes' traces carry the positions of the ops
-    each application matched and left (else -1).
+    each application matched and left (else -1); ``trace``: False records no trace (the steps'
+    ``applied`` counts stay; ``trace_positions`` implies a trace).
 
     Raises the engine's errors (naming the pass, rule and op) when a step fails.
     """
-    state = ChainState(forward.clone(), rules, rank, pp, vpp, seg_method, micro_batches,
-                       optimizer, grads if grads is not None else load_grad_definitions(),
-                       schedule=schedule, provenance={} if track else None,
-                       trace_positions=trace_positions)
     records: list[StepRecord] = []
     tracked: dict = {}
     types: dict = {}
-    with _collector_paused():
+    with _collector_paused():  # the copy too: the collector would walk the heap while it grows
+        state = ChainState(forward.clone(), rules, rank, pp, vpp, seg_method, micro_batches,
+                           optimizer, grads if grads is not None else load_grad_definitions(),
+                           schedule=schedule, provenance={} if track else None,
+                           trace_positions=trace_positions, trace=trace)
         _run_steps(state, records, chain_with(rules, extra, skip), tracked if track else None,
                    after_step, types)
     verify(state.program, dense=True)
@@ -351,16 +363,13 @@ def _run_steps(state: ChainState, records: list, steps=CHAIN, tracked: dict | No
             types.update(dist_types(state.program))
         if not step.when(state):
             continue
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         outcome = step.run(state)
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         if isinstance(outcome, dict):
-            records.append(StepRecord(step.name, outcome, seconds))
-        else:
-            applied: dict = {}
-            for application in outcome:
-                applied[application.rule] = applied.get(application.rule, 0) + 1
-            records.append(StepRecord(step.name, applied, seconds, tuple(outcome)))
+            records.append(StepRecord(step.name, outcome, seconds, cpu_seconds=cpu))
+        else:  # a rule pass's RunResult
+            records.append(StepRecord(step.name, outcome.applied, seconds, outcome, cpu))
         if tracked is not None and step.name == ORIGIN_STEP:
             tracked["origins"] = origin_keys(state.program, forward_index)
         if after_step is not None:

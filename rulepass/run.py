@@ -329,7 +329,8 @@ def compile_all(example: Example, options: RunOptions, ranks, single_steps: int 
                                 schedule=options.schedule or par.schedule, extra=options.extra,
                                 track=options.localize or randoms is not None,
                                 skip=options.skip, after_step=_for_rank(options.after_step, r),
-                                trace_positions=options.out is not None) for r in ranks}
+                                trace_positions=options.out is not None,
+                                trace=options.out is not None) for r in ranks}
     for c in compiled.values():
         c.random_model = randoms
     if single_steps is None:

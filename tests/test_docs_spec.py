@@ -27,7 +27,8 @@ def test_docs_spec_equals_shared_spec():
     assert [n for n in shared if ours[n] != shared[n]] == [], "docs/spec differs from ../shared/spec"
 
 
-@pytest.mark.parametrize("doc", ["README.md", "docs/rule-language.md", "docs/architecture.md"])
+@pytest.mark.parametrize("doc", ["README.md", "docs/rule-language.md", "docs/architecture.md",
+                                 "docs/modules.md"])
 def test_links_stay_inside_the_repository(doc):
     path = ROOT / doc
     for target in re.findall(r"\]\(([^)#\s]+)", path.read_text()):

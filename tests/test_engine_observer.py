@@ -161,9 +161,9 @@ class CheckingDriver(Driver):
 
     expected: list
 
-    def apply(self, found, revisit=True):
+    def apply(self, found, *worklist):
         self.expected.append(naive_positions(self.program, found.ops))
-        return super().apply(found, revisit)
+        return super().apply(found, *worklist)
 
 
 def test_trace_positions_are_those_before_each_application():

@@ -1,4 +1,5 @@
-"""The in-memory IR: :class:`Program`, :class:`Block`, :class:`Operation`, :class:`Value`.
+"""The in-memory IR: :class:`Program`, :class:`Block`, :class:`Operation`, :class:`Value` (defined
+with :class:`Use` in ``values.py``, and importable from here).
 
 Modelled on Paddle's PIR (``paddle/pir/include/core/``): an op has a name (``"pd_op.matmul"``),
 operands (values, or ``None`` for ``<<NULL VALUE>>``), results, attributes, an optional
@@ -23,95 +24,16 @@ import contextlib
 from typing import Iterator
 
 from rulepass.engine.ir.observer import Journaled, Observer
-from rulepass.engine.ir.types import NULL_TYPE, OperationDistAttr
+from rulepass.engine.ir.types import OperationDistAttr
+from rulepass.engine.ir.values import Use, Value, make_kwarg  # noqa: F401  (this module's API)
 
 #: "No attribute" (distinct from any value an attribute may hold).
 _MISSING = object()
 
 _GAP = 1 << 20
 
-
-class Use:
-    """One use of a value: operand ``index`` of ``op``."""
-
-    __slots__ = ("op", "index")
-
-    def __init__(self, op: "Operation", index: int):
-        self.op, self.index = op, index
-
-    def __repr__(self) -> str:
-        return f"Use({self.op.name}, {self.index})"
-
-
-class Value:
-    """An SSA value: a result of an op, a block argument or a program kwarg.
-
-    ``type`` is an IR type; ``owner`` the defining op (``None`` for kwargs and block arguments);
-    ``index`` the result index; ``uses`` the exact list of operand slots reading it, in the order
-    they were made. ``kwarg_name``/``kwarg_attrs`` hold a kwarg's name and its attribute list.
-    """
-
-    __slots__ = ("type", "owner", "index", "_uses", "kwarg_name", "kwarg_attrs", "_kw_program",
-                 "__weakref__")
-
-    def __init__(self, type, owner=None, index: int = 0):
-        self.type = type
-        self.owner = owner
-        self.index = index
-        self._uses: dict[Use, None] = {}
-        self.kwarg_name: str | None = None
-        self.kwarg_attrs: list[tuple[str, object]] | None = None
-        self._kw_program: Program | None = None
-
-    @property
-    def uses(self) -> list[Use]:
-        """Operand slots reading this value."""
-        return list(self._uses)
-
-    @property
-    def num_uses(self) -> int:
-        """How many operand slots read this value."""
-        return len(self._uses)
-
-    def users(self) -> list["Operation"]:
-        """Ops reading this value, each once, in program order."""
-        if len(self._uses) == 1:
-            for use in self._uses:
-                return [use.op]
-        seen = {id(u.op): u.op for u in self._uses}
-        return sorted(seen.values(), key=lambda o: o.position_key())
-
-    def replace_all_uses_with(self, new: "Value | None") -> None:
-        """Make every reader of this value read ``new`` instead."""
-        if new is self:
-            return
-        for use in list(self._uses):
-            use.op.set_operand(use.index, new)
-
-    def set_type(self, t) -> None:
-        """Change this value's type (``retype``); journaled."""
-        old = self.type
-        if old is t or old == t:
-            return
-        self.type = t
-        prog = self._program()
-        if prog is not None:
-            prog._changed(lambda: setattr(self, "type", old), "value_retyped", self)
-
-    def is_kwarg_of(self, program: "Program") -> bool:
-        """Whether this value is a kwarg of ``program`` (not once erased from it)."""
-        return self._kw_program is program
-
-    def _program(self) -> "Program | None":
-        if self.owner is not None:
-            b = self.owner.block
-            return b._program if b is not None else None
-        return self._kw_program
-
-    def __repr__(self) -> str:
-        if self.owner is None:
-            return f"<Value kwarg {self.kwarg_name}>"
-        return f"<Value {self.owner.name}#{self.index}>"
+#: What no op's `mark` is (`Operation.adjacent` filters nothing by default).
+_NO_MARK = object()
 
 
 class Operation:
@@ -123,11 +45,13 @@ class Operation:
 
     __slots__ = (
         "name", "_operands", "_operand_uses", "results", "attributes", "dist_attr", "regions",
-        "block", "_prev", "_next", "_order", "__weakref__",
+        "block", "_prev", "_next", "_order", "mark", "__weakref__",
     )
 
     def __init__(self, name: str):
         self.name = name
+        #: scratch for the rewrite driver's worklist (whether the op is queued); not IR state
+        self.mark = None
         self._operands: list[Value | None] = []
         self._operand_uses: list[Use | None] = []
         self.results: list[Value] = []
@@ -144,10 +68,14 @@ class Operation:
                regions=()) -> "Operation":
         """A detached op reading ``operands`` (values or ``None``) with one result per type."""
         op = cls(name)
-        for v in operands:
-            op._append_operand(v)
+        values = op._operands = list(operands)
+        uses = op._operand_uses = [None] * len(values)
+        for i, v in enumerate(values):  # _append_operand, for each
+            if v is not None:
+                use = uses[i] = Use(op, i)
+                v._uses[use] = None
         op.results = [Value(t, op, i) for i, t in enumerate(result_types)]
-        op.attributes = dict(attributes or {})
+        op.attributes = dict(attributes) if attributes else {}
         op.dist_attr = dist_attr
         for r in regions:
             op.add_region(r)
@@ -188,10 +116,14 @@ class Operation:
         if old is v:
             return
         self._set_operand_raw(i, v)
-        prog = self.program
+        block = self.block
+        prog = None if block is None else block._program
         if prog is not None:
-            prog._changed(lambda: self._set_operand_raw(i, old), "operand_set", self, i,
-                          old)
+            journal = prog._journal
+            if journal is not None:
+                journal.append((self._set_operand_raw, i, old))
+            if prog.observer is not None:
+                prog.observer.operand_set(self, i, old)
 
     def _set_operand_raw(self, i: int, v: Value | None) -> None:
         old_use = self._operand_uses[i]
@@ -225,25 +157,35 @@ class Operation:
 
     def set_attr(self, key: str, value) -> None:
         """Set attribute ``key`` (``op_dist_attr`` is :meth:`set_dist_attr`); journaled."""
-        old = self.attributes.get(key, _MISSING)
+        attributes = self.attributes
+        old = attributes.get(key, _MISSING)
         if old is not _MISSING and old == value and type(old) is type(value):
             return
-        self.attributes[key] = value
-        prog = self.program
+        attributes[key] = value
+        block = self.block
+        prog = None if block is None else block._program
         if prog is not None:
-            prog._changed((lambda: self.attributes.pop(key, None)) if old is _MISSING else
-                          (lambda: self.attributes.__setitem__(key, old)),
-                          "attribute_set", self, key)
+            journal = prog._journal
+            if journal is not None:
+                journal.append((attributes.pop, key, None) if old is _MISSING else
+                               (attributes.__setitem__, key, old))
+            if prog.observer is not None:
+                prog.observer.attribute_set(self, key)
 
     def unset_attr(self, key: str) -> None:
         """Remove attribute ``key`` if present; journaled."""
         if key not in self.attributes:
             return
-        old = self.attributes.pop(key)
-        prog = self.program
+        attributes = self.attributes
+        old = attributes.pop(key)
+        block = self.block
+        prog = None if block is None else block._program
         if prog is not None:
-            prog._changed(lambda: self.attributes.__setitem__(key, old), "attribute_set",
-                          self, key)
+            journal = prog._journal
+            if journal is not None:
+                journal.append((attributes.__setitem__, key, old))
+            if prog.observer is not None:
+                prog.observer.attribute_set(self, key)
 
     def set_dist_attr(self, dist_attr: OperationDistAttr | None) -> None:
         """Replace the op dist attribute (``None`` removes it); journaled."""
@@ -251,10 +193,14 @@ class Operation:
         if old == dist_attr:
             return
         self.dist_attr = dist_attr
-        prog = self.program
+        block = self.block
+        prog = None if block is None else block._program
         if prog is not None:
-            prog._changed(lambda: setattr(self, "dist_attr", old), "attribute_set", self,
-                          "op_dist_attr")
+            journal = prog._journal
+            if journal is not None:
+                journal.append((setattr, self, "dist_attr", old))
+            if prog.observer is not None:
+                prog.observer.attribute_set(self, "op_dist_attr")
 
     @property
     def op_role(self) -> int:
@@ -277,6 +223,30 @@ class Operation:
 
     next_op = property(lambda self: self._next, doc="The next op in this block, or ``None``.")
     prev_op = property(lambda self: self._prev, doc="The previous op in this block, or ``None``.")
+
+    def adjacent(self, unless_marked=_NO_MARK) -> list["Operation"]:
+        """The ops next to this one, each possibly more than once: the producers of its
+        operands, the readers of its results, the ops just before and after it in its block,
+        and the op holding its block (what a rewrite driver revisits around a changed op);
+        with `unless_marked`, only those whose `mark` is not it (the driver's queued ops)."""
+        found = [o for v in self._operands
+                 if v is not None and (o := v.owner) is not None and o.mark is not unless_marked]
+        for result in self.results:
+            for use in result._uses:
+                if use.op.mark is not unless_marked:
+                    found.append(use.op)
+        other = self._prev
+        if other is not None and other.mark is not unless_marked:
+            found.append(other)
+        other = self._next
+        if other is not None and other.mark is not unless_marked:
+            found.append(other)
+        block = self.block
+        if block is not None:
+            other = block.parent_op
+            if other is not None and other.mark is not unless_marked:
+                found.append(other)
+        return found
 
     def position_key(self) -> tuple:
         """A key ordering ops in program (printed) order across nested blocks."""
@@ -359,6 +329,11 @@ def _set_program(block: "Block", program: "Program | None") -> None:
                 if region._program is not program:
                     stack.append(region)
             op = op._next
+
+
+def _relink(block: "Block", op: Operation, prev, nxt) -> None:
+    """Undo an erase: `op` back into `block` between `prev` and `nxt` (a journal entry)."""
+    block._link(op, prev, nxt, record=False)
 
 
 class Block:
@@ -446,18 +421,19 @@ class Block:
         else:
             self._renumber()
         # An op relinked by an undo got its operand uses dropped when it was unlinked.
-        op._restore_operand_uses()
-        prog = self.program
+        if None in op._operand_uses:
+            op._restore_operand_uses()
+        prog = self._program
         if prog is not None:
             prog.structure_version += 1
-            if record:
-                prog._record(lambda: self._unlink(op, record=False))
+            if record and prog._journal is not None:
+                prog._journal.append((self._unlink, op, False))
             # undos are reported too: an inner transaction may fail while an observer listens
             if prog.observer is not None:
                 prog.observer.op_inserted(op)
 
     def _unlink(self, op: Operation, record: bool = True) -> None:
-        prog = self.program
+        prog = self._program
         if prog is not None:
             prog.structure_version += 1
             if prog.observer is not None:
@@ -477,8 +453,8 @@ class Block:
         op._prev = op._next = None
         for region in op.regions:
             _set_program(region, None)
-        if record and prog is not None:
-            prog._record(lambda: self._link(op, prev, nxt, record=False))
+        if record and prog is not None and prog._journal is not None:
+            prog._journal.append((_relink, self, op, prev, nxt))
 
     def _renumber(self) -> None:
         k = 0
@@ -520,13 +496,42 @@ class Program(Journaled):
         finally:
             self.observer = outer
 
+    def _committed(self, journal: list) -> None:
+        # The outermost transaction committed: an op it erased for good is garbage once its
+        # callers drop it, but its results point back at it (a reference cycle only the cyclic
+        # collector would free, walking every object made since it last ran). Their `owner`
+        # is cleared, so reference counting frees them.
+        for entry in journal:
+            if type(entry) is tuple and entry[0] is _relink:
+                op = entry[2]
+                if op.block is None and not op.regions:
+                    for result in op.results:
+                        if result.owner is op:
+                            result.owner = None
+
     def walk(self) -> Iterator[Operation]:
         """Every op in printed order, nested blocks included (no recursion)."""
-        for op in self.block:
+        op = self.block._first
+        while op is not None:
+            following = op._next  # read first: the caller may erase the op it is given
             if op.regions:
                 yield from op.walk()
             else:
                 yield op
+            op = following
+
+    def op_list(self) -> list[Operation]:
+        """Every op in printed order, nested ones included: `list(walk())`, made faster."""
+        out: list[Operation] = []
+        append = out.append
+        op = self.block._first
+        while op is not None:
+            if op.regions:
+                out.extend(op.walk())
+            else:
+                append(op)
+            op = op._next
+        return out
 
     ops = property(lambda self: self.block.ops, doc="Ops of the top block (a snapshot).")
 
@@ -589,11 +594,3 @@ class Program(Journaled):
         for op in self.block:
             p.block.append(op.clone(value_map))
         return p
-
-
-def make_kwarg(name: str, type=NULL_TYPE, attrs=()) -> Value:
-    """A program kwarg value ``%kwarg_<name>`` with its attribute list (kept in given order)."""
-    v = Value(type)
-    v.kwarg_name = name
-    v.kwarg_attrs = list(attrs)
-    return v

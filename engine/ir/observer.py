@@ -49,6 +49,9 @@ class Journaled:
 
     __slots__ = ()
 
+    # A journal entry is an undo function, or a tuple (function, *arguments) calling it (the
+    # IR's hot mutations journal tuples: no closure to make).
+
     def _record(self, undo) -> None:
         if self._journal is not None:
             self._journal.append(undo)
@@ -72,7 +75,10 @@ class Journaled:
             journal = self._journal
             self._journal = None
             for undo in reversed(journal):
-                undo()
+                if type(undo) is tuple:
+                    undo[0](*undo[1:])
+                else:
+                    undo()
             self._journal = outer
             raise
         else:
@@ -80,3 +86,8 @@ class Journaled:
             self._journal = outer
             if outer is not None:
                 outer.extend(journal)
+            else:
+                self._committed(journal)
+
+    def _committed(self, journal: list) -> None:
+        """The outermost transaction's changes are final (`journal`: their undo entries)."""

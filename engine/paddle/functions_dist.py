@@ -9,6 +9,10 @@
   table when missing (live: it changes the program, journaled);
 - ``dynamic_shape(t)`` — ``t`` dense with every dim dynamic (the single-device form of a local
   region's values).
+
+``op_dist``, ``stage_peer``, ``placed_as`` and ``dynamic_shape`` read their arguments only (the
+values' types as they stand), never the program: they are registered live, so a pass calling them
+needs no copy of the program as it found it.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ def entry_of(x):
     return None
 
 
-@function("op_dist")
+@function("op_dist", live=True)
 def op_dist(program, mesh, operands, results, chunk_id=-1):
     """``OperationDistAttr(mesh, [entry of each operand], [entry of each result], chunk_id)``;
     operands and results are values or types (see :func:`entry_of`). Raises ``TypeError`` when
@@ -57,7 +61,7 @@ def op_dist(program, mesh, operands, results, chunk_id=-1):
                              [entry_of(x) for x in results], int(chunk_id))
 
 
-@function("stage_peer")
+@function("stage_peer", live=True)
 def stage_peer(program, from_mesh, to_mesh, rank):
     """The rank of ``to_mesh`` in the position ``rank`` holds in ``from_mesh``.
 
@@ -125,7 +129,7 @@ def send_chunk(program, value) -> int:
     return owner.dist_attr.chunk_id if owner.dist_attr is not None else -1
 
 
-@function("with_chunk")
+@function("with_chunk", live=True)
 def with_chunk(program, dist_attr, chunk_id) -> OperationDistAttr:
     """Op dist attribute ``dist_attr`` with its chunk id set to ``chunk_id``."""
     if not isinstance(dist_attr, OperationDistAttr):
@@ -134,7 +138,7 @@ def with_chunk(program, dist_attr, chunk_id) -> OperationDistAttr:
                              int(chunk_id))
 
 
-@function("placed_as")
+@function("placed_as", live=True)
 def placed_as(program, t, dist_attr):
     """Dist type ``t`` on its own mesh with the dims_mapping and partial dims of ``dist_attr``
     (e.g. a ``dtensor_to_local``'s ``grad_dist_attr``, whose mesh may be stale after
@@ -164,16 +168,27 @@ def grad_type(program, op, operand):
     if isinstance(operand, Operation):
         operand = operand.results[0]
     t = operand.type
-    if op.dist_attr is None:
+    dist = op.dist_attr
+    if dist is None:
         return t
     index = next((i for i, v in enumerate(op.operands) if v is operand), None)
-    entry = op.dist_attr.operands[index] if index is not None and \
-        index < len(op.dist_attr.operands) else None
+    # memoised by identity (types and dist attributes are shared, immutable objects; the key's
+    # objects are kept with the answer, so their ids stay theirs)
+    key = (id(t), id(dist), index)
+    found = _GRAD_TYPES.get(key)
+    if found is not None and found[0] is t and found[1] is dist:
+        return found[2]
+    entry = dist.operands[index] if index is not None and index < len(dist.operands) else None
     if isinstance(t, VectorType) and isinstance(entry, tuple) and len(entry) == len(t.items):
         # a vector operand (builtin.combine): each item's grad placed as a tensor operand's
-        return VectorType(tuple(_placed(item, spmd.grad_of_entry(op.dist_attr, base))
-                                for item, base in zip(t.items, entry)))
-    return _placed(t, spmd.grad_of_entry(op.dist_attr, entry) if entry is not None else None)
+        result = VectorType(tuple(_placed(item, spmd.grad_of_entry(dist, base))
+                                  for item, base in zip(t.items, entry)))
+    else:
+        result = _placed(t, spmd.grad_of_entry(dist, entry) if entry is not None else None)
+    if len(_GRAD_TYPES) > 100_000:
+        _GRAD_TYPES.clear()
+    _GRAD_TYPES[key] = (t, dist, result)
+    return result
 
 
 def _placed(t, placed):
@@ -184,7 +199,11 @@ def _placed(t, placed):
     return DistTensorType(t.shape, t.dtype, placed)
 
 
-@function("dynamic_shape")
+#: (id(type), id(op dist attribute), operand index) -> (type, dist attribute, grad type)
+_GRAD_TYPES: dict = {}
+
+
+@function("dynamic_shape", live=True)
 def dynamic_shape(program, t):
     """``t`` (a type, or a value's) with every dim dynamic (-1): a dense tensor of the same dtype
     and rank, vectors item by item, other types unchanged. ``rules/dist_to_global.rw`` gives it to

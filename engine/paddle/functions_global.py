@@ -19,6 +19,9 @@ stage (sub) meshes (PR #69628, ``dist.parallelize`` with ``global_spec``), regis
   ``type``'s (Paddle moves a value read once onto the stage mesh instead of copying it);
 - ``undefined_place()`` — the attribute value ``Place(undefined:0)``.
 
+All but ``broadcast_ring`` (which adds a process group) read their arguments only, never the
+program: they are registered live, so a pass calling them needs no copy of the program.
+
 Source: Paddle 3.3.1 ``python/paddle/distributed/auto_parallel/static/reshard_funcs/``
 ``global_to_sub_mesh_func.py`` and ``sub_to_global_mesh_func.py``.
 """
@@ -60,7 +63,7 @@ def mesh_slice_dim(big: ProcessMesh, small: ProcessMesh) -> int:
     return -1
 
 
-@function("sub_mesh_dim")
+@function("sub_mesh_dim", live=True)
 def sub_mesh_dim(program, big, small) -> int:
     """Rule function `sub_mesh_dim(big, small)`: :func:`mesh_slice_dim`."""
     return mesh_slice_dim(big, small)
@@ -77,7 +80,7 @@ def group_of(big: ProcessMesh, small: ProcessMesh, rank: int) -> tuple[int, ...]
     return tuple(sorted(big.group_along(int(rank), d)))
 
 
-@function("broadcast_group")
+@function("broadcast_group", live=True)
 def broadcast_group(program, big, small, rank) -> list:
     """Rule function `broadcast_group(big, small, rank)`: :func:`group_of` as a list."""
     return list(group_of(big, small, rank))
@@ -90,7 +93,7 @@ def broadcast_ring(program, big, small, rank) -> int:
     return program.add_process_group(list(group_of(big, small, rank)))
 
 
-@function("broadcast_root")
+@function("broadcast_root", live=True)
 def broadcast_root(program, big, small, rank) -> int:
     """Rule function `broadcast_root(big, small, rank)`: the index in :func:`group_of` of the
     rank of ``small`` at ``rank``'s position (the sender: Paddle's ``root`` is group-local)."""
@@ -109,13 +112,13 @@ def plain_type(t):
     return t
 
 
-@function("plain")
+@function("plain", live=True)
 def plain(program, t):
     """Rule function `plain(type)`: :func:`plain_type`."""
     return plain_type(t)
 
 
-@function("on_mesh")
+@function("on_mesh", live=True)
 def on_mesh(program, t, mesh):
     """Rule function `on_mesh(type, mesh)`: dist type ``t`` with the same dims_mapping and partial
     on ``mesh`` (plain). Raises ``TypeError`` for a dense type."""
@@ -124,7 +127,7 @@ def on_mesh(program, t, mesh):
     return attrs.evolve(t, dist=attrs.evolve(t.dist.normalized(), mesh=mesh))
 
 
-@function("all_replicated")
+@function("all_replicated", live=True)
 def all_replicated(program, t):
     """Rule function `all_replicated(type)`: dist type ``t`` replicated on its mesh (plain)."""
     if not isinstance(t, DistTensorType):
@@ -132,7 +135,7 @@ def all_replicated(program, t):
     return attrs.evolve(t, dist=TensorDistAttr(t.dist.mesh, (-1,) * len(t.shape), ()))
 
 
-@function("outside_mesh")
+@function("outside_mesh", live=True)
 def outside_mesh(program, big, small) -> ProcessMesh:
     """Rule function `outside_mesh(big, small)`: the 1-D process mesh of ``big``'s ranks not in
     ``small``, in ``big``'s order (Paddle: ``ProcessMesh(other_ranks)``). Raises ``ValueError``
@@ -155,7 +158,7 @@ def with_result(program, op, index, t) -> OperationDistAttr:
     return OperationDistAttr(d.mesh, d.operands, tuple(results), d.chunk_id)
 
 
-@function("undefined_place")
+@function("undefined_place", live=True)
 def undefined_place(program) -> Place:
     """The attribute value ``Place(undefined:0)`` (``paddle.zeros`` in a static program)."""
     return Place("undefined:0")

@@ -12,6 +12,9 @@ which placement change, which ops); these say only what the rule language has no
 - ``dtype_attr(name)`` and ``cpu_place()`` — the bare-word attribute values ``float32`` and
   ``Place(cpu)``.
 
+All but ``mesh_group`` read their arguments only, never the program: they are registered live
+(called directly each time), so a pass calling them needs no copy of the program as it found it.
+
 Source: Paddle 3.3.1 ``python/paddle/distributed/auto_parallel/static/reshard_funcs/``
 (``nd_mesh_reshard_func.py``: ``get_1D_sub_process_mesh`` and the group of every sub mesh created
 with ``new_process_group``; ``s_to_r_reshard_func.py``: ``infer_allgather_dist_type``).
@@ -82,7 +85,7 @@ def _need_dist(t, name: str) -> DistTensorType:
     return t
 
 
-@function("replicated")
+@function("replicated", live=True)
 def replicated(program, t, mesh_dim: int) -> DistTensorType:
     """``t`` with mesh dimension ``mesh_dim`` made ``Replicate()`` (shape unchanged)."""
     t = _need_dist(t, "replicated")
@@ -91,7 +94,7 @@ def replicated(program, t, mesh_dim: int) -> DistTensorType:
     return _with(t, placements)
 
 
-@function("placed")
+@function("placed", live=True)
 def placed(program, t, mesh_dim: int, placement) -> DistTensorType:
     """``t`` with mesh dimension ``mesh_dim`` given ``placement`` (a ``Shard``, ``Partial`` or
     ``Replicate`` read from another type's placements). Raises ``ValueError`` when the result
@@ -104,7 +107,7 @@ def placed(program, t, mesh_dim: int, placement) -> DistTensorType:
     return _with(t, placements)
 
 
-@function("resized")
+@function("resized", live=True)
 def resized(program, t, dim: int, size: int) -> DistTensorType:
     """``t`` with global size ``size`` along tensor dimension ``dim`` (placements unchanged)."""
     t = _need_dist(t, "resized")
@@ -113,7 +116,7 @@ def resized(program, t, dim: int, size: int) -> DistTensorType:
     return _with(t, shape=shape)
 
 
-@function("transposed")
+@function("transposed", live=True)
 def transposed(program, t, perm) -> DistTensorType:
     """The type of ``transpose(x, perm)`` for ``x`` of type ``t``: shape and dims_mapping
     permuted (``out.shape[i] = t.shape[perm[i]]``), partial status kept."""
@@ -125,7 +128,7 @@ def transposed(program, t, perm) -> DistTensorType:
     return DistTensorType(tuple(t.shape[p] for p in perm), t.dtype, dist)
 
 
-@function("gathered")
+@function("gathered", live=True)
 def gathered(program, t, mesh_dim: int, rank: int) -> DistTensorType:
     """The type of ``all_gather`` along ``mesh_dim`` of ``x: t``, ``t`` being ``Shard(d)`` there
     with a size along ``d`` that the group size ``n`` divides (padded if need be).
@@ -161,7 +164,7 @@ def gathered(program, t, mesh_dim: int, rank: int) -> DistTensorType:
     return resized(program, _with(out, placements), 0, stacked)
 
 
-@function("dense_reshaped")
+@function("dense_reshaped", live=True)
 def dense_reshaped(program, t, shape) -> DenseTensorType:
     """Dense type ``t`` with shape ``shape`` (a list of ints), the type of ``reshape(x, shape)``.
 
@@ -182,7 +185,7 @@ def _elements(shape) -> int:
     return count
 
 
-@function("shard_sizes")
+@function("shard_sizes", live=True)
 def shard_sizes(program, size: int, parts: int) -> list[int]:
     """Sizes of the ``parts`` pieces of ``size`` under the uneven rule (leading pieces get the
     ceiling, the last the rest; trailing pieces may be empty): ``shard_sizes(5, 2) == [3, 2]``,
@@ -190,7 +193,7 @@ def shard_sizes(program, size: int, parts: int) -> list[int]:
     return [shard_size(int(size), int(parts), i) for i in range(int(parts))]
 
 
-@function("piece_types")
+@function("piece_types", live=True)
 def piece_types(program, t, dim: int, sizes, mesh_dim: int = -1, keep: int = -1) -> list:
     """Types of the pieces of ``x: t`` split along ``dim`` into ``sizes`` (``t`` not sharded
     along ``dim``): piece ``i`` is ``t`` with size ``sizes[i]`` along ``dim``. Piece ``keep``
@@ -203,13 +206,13 @@ def piece_types(program, t, dim: int, sizes, mesh_dim: int = -1, keep: int = -1)
     return types
 
 
-@function("vec")
+@function("vec", live=True)
 def vec(program, types) -> VectorType:
     """``vec[...]`` of the given types (the type of a split op's result)."""
     return VectorType(tuple(types))
 
 
-@function("replicated_array")
+@function("replicated_array", live=True)
 def replicated_array(program, mesh: ProcessMesh, length: int, dtype: str) -> DistTensorType:
     """``pd_dist.tensor<{length}x{dtype}>`` replicated over ``mesh``: the type Paddle gives the
     axis and section constants (``pd_op.full``, ``pd_op.full_int_array``) of reshard ops."""
@@ -217,13 +220,13 @@ def replicated_array(program, mesh: ProcessMesh, length: int, dtype: str) -> Dis
     return DistTensorType((int(length),), str(dtype), dist)
 
 
-@function("dtype_attr")
+@function("dtype_attr", live=True)
 def dtype_attr(program, name) -> Symbol:
     """The bare-word dtype attribute ``name`` (``dtype:float32``, not ``dtype:"float32"``)."""
     return Symbol(str(name))
 
 
-@function("cpu_place")
+@function("cpu_place", live=True)
 def cpu_place(program) -> Place:
     """The attribute value ``Place(cpu)`` that Paddle gives its constant ops."""
     return Place("cpu")

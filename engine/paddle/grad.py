@@ -30,6 +30,7 @@ import attrs
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.errors import RewriteError, RuleCompileError
 from rulepass.engine.rewrite.actions import as_type
+from rulepass.engine.rewrite.codegen.exprs import compiled
 from rulepass.engine.rewrite.exprs import ABSENT, EVALUATORS, Context, EvalError, as_value, equal, evaluate
 from rulepass.engine.ir.core import Operation, Value
 from rulepass.engine.rewrite.compiled import Sources
@@ -153,11 +154,11 @@ class GradDefinition:
                     return None
                 env[ap.value.name] = value
             else:
-                if not present or not equal(evaluate(ap.value.value, {}, Context(None, {})),
+                if not present or not equal(compiled(ap.value.value)({}, Context(None, {})),
                                             value):
                     return None
         if self.where is not None:
-            if not evaluate(self.where, env, Context(op.program, {})):
+            if not compiled(self.where)(env, Context(op.program, {})):
                 return None
         return env
 
@@ -171,22 +172,22 @@ class GradDefinition:
             for s in self.body:
                 if isinstance(s, GradContrib):
                     target = env[s.name]
-                    value = as_value(evaluate(s.value, env, ctx), s.span)
+                    value = as_value(compiled(s.value)(env, ctx), s.span)
                     if target is not ABSENT and value is not ABSENT:
                         emitter.contribute(target, value)
                     continue
                 operands = []
                 for a in s.operands:
-                    v = as_value(evaluate(a, env, ctx), a.span)
+                    v = as_value(compiled(a)(env, ctx), a.span)
                     operands.append(None if v is ABSENT else v)
                 attributes = {}
                 for ae in s.attrs:
-                    v = evaluate(ae.value, env, ctx)
+                    v = compiled(ae.value)(env, ctx)
                     if v is not ABSENT:
                         attributes[ae.key] = tuple(v) if isinstance(v, list) else v
                 types = []
                 for t in s.types:
-                    tv = evaluate(t, env, ctx)
+                    tv = compiled(t)(env, ctx)
                     types.append(NULL_TYPE if tv is ABSENT else as_type(tv, t.span))
                 created = emitter.create(s.op_name, operands, attributes, types)
                 if s.binding:

@@ -55,17 +55,28 @@ def _scalar_type(like, shape=()):
 def _dist(program_op_mesh, operands, results, chunk_id=-1, required=None):
     """The op dist attribute: each operand's own entry unless ``required`` (index → attribute)
     says what the op needs (a grad must be placed as its parameter: a partial grad gets summed
-    by the reshard the partition step inserts)."""
+    by the reshard the partition step inserts). Equal entries give one shared object (the
+    parameters of a model share a handful of placements)."""
     if program_op_mesh is None:
         return None
     required = required or {}
-    return OperationDistAttr(
-        program_op_mesh,
-        [required.get(i, dist_attr_of_type(v.type) if v is not None else NULL_DIST)
-         for i, v in enumerate(operands)],
-        [dist_attr_of_type(t) if t != NULL_TYPE else NULL_DIST for t in results],
-        chunk_id,
-    )
+    entries = (tuple([required.get(i, dist_attr_of_type(v.type) if v is not None else NULL_DIST)
+                      for i, v in enumerate(operands)]),
+               tuple([dist_attr_of_type(t) for t in results]))  # a null type's is NULL_DIST
+    key = (id(program_op_mesh), tuple(map(id, entries[0])), tuple(map(id, entries[1])),
+           chunk_id)
+    found = _DISTS.get(key)
+    if found is not None and found[0] is program_op_mesh and found[1] == entries:
+        return found[2]
+    made = OperationDistAttr(program_op_mesh, entries[0], entries[1], chunk_id)
+    if len(_DISTS) > 100_000:
+        _DISTS.clear()
+    _DISTS[key] = (program_op_mesh, entries, made)  # the key's objects kept: ids stay theirs
+    return made
+
+
+#: ids of (mesh, operand entries, result entries), chunk -> (mesh, entries, dist attribute)
+_DISTS: dict = {}
 
 
 def trainable_parameters(program: Program) -> list[Operation]:

@@ -70,13 +70,14 @@ class Rewriter:
 
     __slots__ = ("match", "rule", "ctx", "pass_name", "anchor", "compiled")
 
-    def __init__(self, match: Match, ctx: Context, pass_name: str, compiled: bool = True):
+    def __init__(self, match: Match | None, ctx: Context, pass_name: str,
+                 compiled: bool = True):
         self.compiled = compiled  # run a rewrite block as its generated function (else walk it)
         self.match = match
-        self.rule = match.rule
+        self.rule = match.rule if match is not None else None
         self.ctx = ctx
         self.pass_name = pass_name
-        ops = match.ops
+        ops = match.ops if match is not None else ()
         self.anchor = ops[-1] if ops else None  # Match.anchor: the latest matched op
 
     def error(self, message: str, span: A.Span | None, context: str | None = None):
@@ -87,11 +88,21 @@ class Rewriter:
         return RewriteError(message, span.file, span.line, None, None, context,
                             rule=self.rule.name, pass_name=self.pass_name)
 
-    def run(self) -> Outcome:
+    def run(self) -> None:
         """Apply every action. Raises RewriteError."""
-        decl = self.rule.decl
+        self.apply(self.match, compiled_rewrite(self.rule.decl.rewrite) if self.compiled
+                   else None)
+
+    def apply(self, match: Match, function) -> None:
+        """Apply `match`'s actions (the rewriter is reused from one match to the next):
+        through `function`, the rule's compiled rewrite block (`compiled_rewrite`), or walked
+        when it is None. Raises RewriteError."""
+        self.match = match
+        rule = self.rule = match.rule
+        ops = match.ops
+        self.anchor = ops[-1] if ops else None
+        decl = rule.decl
         rewrite = decl.rewrite
-        function = compiled_rewrite(rewrite) if self.compiled else None
         try:
             env = self.match.env
             if decl.lets:
@@ -238,6 +249,15 @@ class Rewriter:
     def erase(self, items: list, action: A.EraseAction) -> None:
         """`erase` on evaluated items: ops (and the ops nested in them), lists of them, and
         `^kw:` values (once their readers are gone)."""
+        if len(items) == 1 and type(items[0]) is Operation and not items[0].regions:
+            op = items[0]  # one op (the common case): erased at once when nothing reads it
+            for result in op.results:
+                if result.num_uses:
+                    break  # the general path below names the reader
+            else:
+                if op.block is not None:
+                    op.erase()
+                return
         doomed: dict[Operation, None] = {}
         kwargs: dict[Value, None] = {}
         stack = items
@@ -308,6 +328,13 @@ class Rewriter:
         if old is _MISSING or old != value or type(old) is not type(value):
             op.set_attr(key, value)
 
+    @staticmethod
+    def set_attr(op: Operation, key: str, value, span) -> None:
+        """`set op.key = value` for a plain attribute key (`set` with the path read already)."""
+        if type(value) not in _PLAIN_ATTRIBUTES:
+            value = attribute_value(value, span)
+        op.set_attr(key, value)
+
     def set_dist(self, op: Operation, names: tuple, value, span) -> None:
         """`set o.dist = d`, `set o.dist.chunk_id = k`, `set o.dist.mesh = m`."""
         if not names:
@@ -367,9 +394,7 @@ class Rewriter:
                 raise EvalError(f"retype takes a value, got {describe(value)}", action.span)
         new = type_value if type(type_value) in TYPE_CLASSES else as_type(type_value,
                                                                             action.type.span)
-        old = value.type
-        if old is not new and old != new:
-            value.set_type(new)  # journaled, kwargs included; reported to the observer
+        value.set_type(new)  # unless equal; journaled, kwargs included; reported
 
     def do_ForAction(self, action: A.ForAction, env: dict) -> None:
         """`for x in xs [where e] { ... }` over a snapshot of the list."""

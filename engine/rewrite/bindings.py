@@ -53,6 +53,8 @@ def linked(value, target: Operation, spec) -> bool:
 
 def users_of(values) -> list[Operation]:
     """Ops reading any of `values`, each once, in program order."""
+    if len(values) == 1:
+        return values[0].users()  # one value (most ops): its users, sorted only when several
     found = {}
     for value in values:
         for use in value.uses:

@@ -27,32 +27,52 @@ _ERASED, _INSERTED, _ASKED = 0, 1, 2
 class Changes(Observer):
     """The changes of the current application: `count` (mutations reported), the ops `touched`
     (to revisit: inserted, erased, changed, reading a new operand or a retyped value, the
-    producers and neighbours of an erased op), the ops to `reindex` (inserted, erased, with an
-    attribute set), the ops `created` and those `rewired` (an operand replaced). `reset` starts
-    the next application. Structural changes are also logged in `positions` (a `PositionLog`)
-    when the trace asks for positions."""
+    producers and neighbours of an erased op; kept only when `revisits`: a sweep revisits
+    nothing), the ops to `reindex` (inserted, erased, or with an attribute set that the index
+    files ops by: one of `join_keys`, when given) and the ops `created`. `reset` starts the
+    next application. With `rewired` a dict (the driver's provenance asks for it), it also
+    receives the ops an operand of which was replaced. Structural changes are also logged in
+    `positions` (a `PositionLog`) when the trace asks for positions."""
 
-    __slots__ = ("count", "touched", "reindex", "created", "rewired", "positions", "regions")
+    __slots__ = ("count", "touched", "reindex", "created", "positions", "join_keys", "revisits",
+                 "erased", "stamp", "regions", "rewired")
 
-    def __init__(self, positions: "PositionLog | None" = None):
+    def __init__(self, positions: "PositionLog | None" = None, join_keys=None,
+                 revisits: bool = True):
         self.positions = positions
+        # None: every attribute change re-files its op
+        self.join_keys = frozenset(join_keys) if join_keys is not None else None
+        self.revisits = revisits
+        #: op -> `stamp` of the application that erased it, when a dict is given (the trace)
+        self.erased: dict | None = None
+        self.stamp = 0
         #: the `in_region` index to keep up to date (`rewrite/regions.py`), or None
         self.regions = None
-        self.reset()
-
-    def reset(self) -> None:
-        """Forget the previous application's changes."""
         self.count = 0
         self.touched: dict = {}
         self.reindex: dict = {}
         self.created: list = []
         #: ops an operand of which was replaced (`replace o with x` rewires o's readers): the
-        #: application rewrote them too (provenance for the localizer)
-        self.rewired: dict = {}
+        #: application rewrote them too (provenance for the localizer); None: not kept
+        self.rewired: dict | None = None
+
+    def reset(self) -> None:
+        """Forget the previous application's changes (new containers: a caller may still hold
+        the previous ones)."""
+        self.count = 0
+        if self.touched:
+            self.touched = {}
+        if self.reindex:
+            self.reindex = {}
+        if self.created:
+            self.created = []
+        if self.rewired:
+            self.rewired = {}
 
     def op_inserted(self, op) -> None:
         self.count += 1
-        self.touched[op] = None
+        if self.revisits:
+            self.touched[op] = None
         self.reindex[op] = None
         self.created.append(op)
         if self.positions is not None:
@@ -62,14 +82,17 @@ class Changes(Observer):
 
     def op_erased(self, op) -> None:
         self.count += 1
-        touched = self.touched
-        for value in op.operands:
-            if value is not None and value.owner is not None:
-                touched[value.owner] = None
-        for neighbour in (op.prev_op, op.next_op):
-            if neighbour is not None:
-                touched[neighbour] = None
-        touched[op] = None
+        if self.erased is not None:
+            self.erased[op] = self.stamp
+        if self.revisits:
+            touched = self.touched
+            for value in op.operands:
+                if value is not None and value.owner is not None:
+                    touched[value.owner] = None
+            for neighbour in (op.prev_op, op.next_op):
+                if neighbour is not None:
+                    touched[neighbour] = None
+            touched[op] = None
         self.reindex[op] = None
         if self.positions is not None:
             self.positions.erased(op)
@@ -78,21 +101,27 @@ class Changes(Observer):
 
     def operand_set(self, op, index: int, old) -> None:
         self.count += 1
-        self.touched[op] = None
-        self.rewired[op] = None
+        if self.revisits:
+            self.touched[op] = None
+        if self.rewired is not None:
+            self.rewired[op] = None
 
     def attribute_set(self, op, key: str) -> None:
         self.count += 1
-        self.touched[op] = None
-        self.reindex[op] = None
+        if self.revisits:
+            self.touched[op] = None
+        join_keys = self.join_keys
+        if join_keys is None or key in join_keys:
+            self.reindex[op] = None
 
     def value_retyped(self, value) -> None:
         self.count += 1
-        touched = self.touched
-        if value.owner is not None:
-            touched[value.owner] = None
-        for use in value.uses:
-            touched[use.op] = None
+        if self.revisits:
+            touched = self.touched
+            if value.owner is not None:
+                touched[value.owner] = None
+            for use in value.uses:
+                touched[use.op] = None
 
     def kwarg_erased(self, value) -> None:
         self.count += 1  # nothing reads it: no op to revisit
@@ -134,8 +163,9 @@ class PositionLog:
     question; `inserted`/`erased` are fed by `Changes`. Cost: one walk of the program when made,
     O(1) per event and question while the pass runs, O((n + events) log n) in `resolve`."""
 
-    def __init__(self, program):
-        self.initial = list(program.walk())
+    def __init__(self, program, ops: list | None = None):
+        # `ops`: every op of the program in printed order, when the caller has the list
+        self.initial = list(program.walk()) if ops is None else list(ops)
         self.log: list = []
         self.structural = False
 

@@ -20,6 +20,7 @@ import gc
 import hashlib
 
 from rulepass.engine.rewrite.actions import Rewriter
+from rulepass.engine.rewrite.codegen.actions import compiled_rewrite
 from rulepass.engine.errors import RewriteError
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.rewrite.exprs import Context, EvalError, evaluate
@@ -31,7 +32,7 @@ from rulepass.engine.lang.check import children
 from rulepass.engine.rewrite.compiled import CompiledPass
 from rulepass.engine.rewrite.functions import REGISTRY, FunctionCalls
 from rulepass.engine.rewrite.changes import Changes, PositionLog
-from rulepass.engine.rewrite.trace import Application, PassStats
+from rulepass.engine.rewrite.trace import Application, PassStats, applications
 
 #: Applications allowed per op of the program (plus a constant for tiny programs).
 BUDGET_PER_OP = 16
@@ -116,6 +117,33 @@ def constant_calls(cpass: CompiledPass, ctx: Context) -> list | None:
     return found
 
 
+_UNMADE = object()
+
+
+def join_keys_of(cpass: CompiledPass) -> set[str]:
+    """The attribute keys the pass's rules join patterns on: a key bound to a variable that
+    another pattern of the rule binds from an attribute too (`f = * {op_id: k}` with
+    `g = * {grad_of: k}`: op_id and grad_of). The index files ops by these; an attribute
+    bound in one pattern only (`{chunk_id: c}` read by `where`) is never looked up."""
+    keys: set[str] = set()
+    for rule in cpass.rules:
+        nodes_of: dict[str, set] = {}
+        for node in rule.nodes:
+            for attr in node.attrs:
+                if isinstance(attr.value, A.AttrBind):
+                    nodes_of.setdefault(attr.value.name, set()).add(node.index)
+        for node in rule.nodes:
+            for attr in node.attrs:
+                if isinstance(attr.value, A.AttrBind) and len(nodes_of[attr.value.name]) > 1:
+                    keys.add(attr.key)
+    return keys
+
+
+def _no_rule(op) -> None:
+    """The dispatch of an op name no rule starts at."""
+    return None
+
+
 def alive(op: Operation, program: Program) -> bool:
     """Whether `op` is still in `program` (not erased, nor nested in an erased op)."""
     block = op.block
@@ -126,34 +154,48 @@ class Driver:
     """One run of one pass over one program."""
 
     def __init__(self, program: Program, cpass: CompiledPass, params: dict,
-                 trace_positions: bool = False, compiled: bool = True, timing: bool = False):
+                 trace_positions: bool = False, compiled: bool = True, timing: bool = False,
+                 trace: bool = True):
         self.compiled = compiled
         self.program = program
         self.cpass = cpass
         self.params = params
         self.trace_positions = trace_positions
+        #: whether applications are recorded in `trace` (positions imply it)
+        self.tracing = trace or trace_positions
+        join_keys = join_keys_of(cpass)
         # what the IR reports while the pass runs; positions are answered at the end
-        self.position_log = PositionLog(program) if trace_positions else None
-        self.changes = Changes(self.position_log)
-        # (application, positions before, positions after) to fill in when the pass ends
-        self.asked: list = []
+        # every op, in printed order: the first round's items, the budget's size
+        self.ops = program.op_list()
+        self.position_log = PositionLog(program, self.ops) if trace_positions else None
+        self.changes = Changes(self.position_log, join_keys, cpass.strategy == "fixpoint")
         self.stats = PassStats()
-        self.trace: list[Application] = []
+        # the applications, as Application objects, or (name, file, line, ops, ops after)
+        # made into one when `trace` is first read
+        self.applications: list = []
+        self.raw = False  # whether `applications` holds tuples still
+        #: op -> the index in `applications` of the application that erased it (traced
+        #: without positions: the trace reads it to tell which matched ops outlived each)
+        self.erased: dict | None = {} if self.tracing and not trace_positions else None
+        self.changes.erased = self.erased
         self.ctx = Context(program, params)
         self.changes.regions = self.ctx.regions  # kept up to date by what the IR reports
         self.ctx.regions.observed = True
         self.ctx.functions = FunctionCalls(program, called_functions(cpass),
                                            constant_calls(cpass, self.ctx))
-        join_keys = {attr.key for rule in cpass.rules for node in rule.nodes
-                     for attr in node.attrs if hasattr(attr.value, "name")}
-        self.index = ProgramIndex(program, join_keys)
+        self.index = ProgramIndex(program, join_keys, self.ops)
         self.matcher = RuleMatcher(cpass, self.ctx, self.index, compiled)
         self.matcher.timing = timing
-        self.size = max(1, self.index_size())
+        self.value_rules = bool(self.matcher.value_rules)
+        self.token = None  # the fixpoint's mark of queued ops (`fixpoint`)
+        self.rewriter = Rewriter(None, self.ctx, cpass.name, compiled)
+        self.size = max(1, len(self.ops))
         self.budget = BUDGET_PER_OP * self.size + BUDGET_BASE
         self.state_checks = (min(2 * self.size + 32, self.budget // 2), self.budget // 2)
         self.states: dict[str, int] = {}
         self.applied = 0
+        #: rule name -> applications, in the order rules first applied
+        self.counts: dict[str, int] = {}
         self.pass_name = cpass.name
         # id(rule) -> (name, file, line, stats record): read once, not at every application.
         self.rule_info: dict[int, tuple] = {}
@@ -163,9 +205,22 @@ class Driver:
         # when the caller asks for it (run_pass's `provenance`; the localizer of rulepass run).
         self.provenance: dict | None = None
 
+    @property
+    def trace(self) -> list[Application]:
+        """One `Application` per rule application, in order (empty unless `tracing`)."""
+        if self.raw:
+            applications(self.pass_name, self.applications, self.erased)
+            self.raw = False
+        return self.applications
+
+    def applied_counts(self) -> dict:
+        """Rule name -> applications, in the order rules first applied (kept whether or not the
+        trace is)."""
+        return dict(self.counts)
+
     def index_size(self) -> int:
-        """Ops in the program (nested included)."""
-        return sum(1 for _ in self.program.walk())
+        """Ops in the program (nested included) when the pass started."""
+        return self.size if self.ops is None else len(self.ops)
 
     # ---- strategies ---------------------------------------------------------------------------
     def run(self) -> None:
@@ -180,61 +235,115 @@ class Driver:
             span = error.span
             raise RewriteError(error.message, span.file if span else None,
                                span.line if span else None, pass_name=self.cpass.name) from None
+        finally:
+            self.matcher.flush_counts()
+            # the dispatch functions refer back to the matcher (a cycle): dropped, so that the
+            # driver and what it holds are freed with it, not by the cyclic collector
+            self.matcher.records_for(None)
         if self.position_log is not None:
-            self.position_log.resolve()
-            for application, before, after in self.asked:
-                application.before = tuple(zip(before, (n for _, n in application.before)))
-                application.after = tuple(zip(after, (n for _, n in application.after)))
-                application.position = before[-1] if before else None
+            self.position_log.resolve()  # fills the position lists the trace records hold
 
     def items(self) -> list:
         """Everything a full round visits: every op in program order, then (for value rules)
         the values no op defines."""
-        items: list = list(self.program.walk())
+        items: list = self.ops if self.ops is not None else self.program.op_list()
+        self.ops = None  # the program as the pass found it: later rounds walk it again
         if self.matcher.value_rules:
             values = list(self.program.kwargs) + list(self.program.block.args)
             for op in items:
                 for region in op.regions:
                     values.extend(region.args)
-            items.extend(values)
+            return items + values  # a new list: the index may read the list of ops
         return items
 
+    def op_matcher(self):
+        """`match(op) -> Match | None`, the first match at an op of the program: each op name's
+        generated dispatch function (`codegen/dispatch.py`, made on first use), or the
+        matcher's loop when per-rule time is asked for or the rules are walked."""
+        matcher, stats = self.matcher, self.stats
+        if matcher.records_of is not stats:
+            matcher.records_for(stats)
+        first_at = matcher.first_at
+        if not matcher.compiled or matcher.timing:
+            return lambda op: first_at(op, stats)
+        functions: dict = {}
+        make = matcher.dispatch_function
+
+        def match(op):
+            function = functions.get(op.name, _UNMADE)
+            if function is _UNMADE:
+                function = functions[op.name] = make(op.name) or _no_rule
+            return function(op)
+        match.functions = functions
+        return match
+
     def fixpoint(self) -> None:
-        """Worklist to fixpoint; a final full round confirms that nothing matches anywhere."""
-        queue = collections.deque(self.items())
-        queued = dict.fromkeys(queue)
+        """Worklist to fixpoint; a final full round confirms that nothing matches anywhere.
+        An op is queued when its `mark` is this run's token (no set of queued ops to keep);
+        values (for value rules) are queued in a dict."""
+        token = self.token = object()
+        items = self.items()
+        queue = collections.deque(items)
+        queued = self.enqueue_round(items, token)
         dirty = False
-        # the loop runs once per op and round: its names are locals
+        # the loop runs once per op and round: what it reads is in locals
         program, first_at, stats, popleft = self.program, self.matcher.first_at, self.stats, \
             queue.popleft
+        top = program.block
+        match = self.op_matcher()
+        functions = getattr(match, "functions", None)
+        make = self.matcher.dispatch_function
+        apply = self.apply
         while True:
             if not queue:
                 if not dirty:
                     return
                 dirty = False
-                queue.extend(self.items())
-                queued = dict.fromkeys(queue)
+                items = self.items()
+                queue.extend(items)
+                queued = self.enqueue_round(items, token)
                 continue  # the confirming round may be empty: the program lost its last op
             item = popleft()
-            del queued[item]
-            is_op = type(item) is Operation
-            if is_op:
-                block = item.block  # alive(), inline
-                if block is None or block.program is not program:
+            if type(item) is Operation:
+                item.mark = None
+                block = item.block  # alive(), inline (a top-level op without a call)
+                if block is not top and (block is None or block.program is not program):
                     continue
-            elif item.kwarg_name is not None and not item.is_kwarg_of(program):
-                continue  # an erased ^kw: value
-            found = first_at(item, stats)
-            if found is None:
-                continue
-            dirty = True
-            revisit = self.apply(found)
-            if is_op:
-                revisit.append(item)
-            for other in revisit:
-                if other not in queued:
-                    queued[other] = None
-                    queue.append(other)
+                if functions is not None:  # match(item), inline
+                    function = functions.get(item.name, _UNMADE)
+                    if function is _UNMADE:
+                        function = functions[item.name] = make(item.name) or _no_rule
+                    found = function(item)
+                else:
+                    found = match(item)
+                if found is None:
+                    continue
+                dirty = True
+                apply(found, queued, queue)
+                if item.mark is not token:  # the op matched is visited again, last
+                    item.mark = token
+                    queue.append(item)
+            else:
+                del queued[item]
+                if item.kwarg_name is not None and not item.is_kwarg_of(program):
+                    continue  # an erased ^kw: value
+                found = first_at(item, stats)
+                if found is None:
+                    continue
+                dirty = True
+                apply(found, queued, queue)
+
+    @staticmethod
+    def enqueue_round(items: list, token) -> dict:
+        """Mark the ops of a round's `items` queued (`mark` = `token`); returns the dict of its
+        queued values."""
+        values: dict = {}
+        for item in items:
+            if type(item) is Operation:
+                item.mark = token
+            else:
+                values[item] = None
+        return values
 
     def sweep(self, reverse: bool) -> None:
         """Visit each op once in program order (or reverse), then the values no op defines
@@ -243,38 +352,62 @@ class Driver:
         reverse walks) finds the values they read unused."""
         items = self.items()
         if reverse:
-            ops = [i for i in items if isinstance(i, Operation)]
-            items = ops[::-1] + [i for i in items if not isinstance(i, Operation)]
+            if self.value_rules:  # values last both ways (readers erased first)
+                ops = [i for i in items if isinstance(i, Operation)]
+                items = ops[::-1] + [i for i in items if not isinstance(i, Operation)]
+            else:
+                items = items[::-1]
         program, first_at, stats = self.program, self.matcher.first_at, self.stats
+        match = self.op_matcher()
+        functions = getattr(match, "functions", None)
+        make = self.matcher.dispatch_function
+        apply = self.apply
+        top = program.block
         for item in items:
             if type(item) is Operation:
-                if item.block is None or item.block.program is not program:
+                block = item.block
+                if block is not top and (block is None or block.program is not program):
                     continue  # erased (alive(), inline)
+                if functions is not None:  # match(item), inline
+                    function = functions.get(item.name, _UNMADE)
+                    if function is _UNMADE:
+                        function = functions[item.name] = make(item.name) or _no_rule
+                    found = function(item)
+                else:
+                    found = match(item)
             elif item.kwarg_name is not None and not item.is_kwarg_of(program):
                 continue  # an erased ^kw: value
-            found = first_at(item, stats)
+            else:
+                found = first_at(item, stats)
             if found is not None:
-                self.apply(found, revisit=False)
+                apply(found)
 
     # ---- one application --------------------------------------------------------------------
-    def apply(self, found: Match, revisit: bool = True) -> list:
-        """Apply a match; returns the ops to revisit (none when `revisit` is false: a sweep
-        visits each op once and does not need them). Raises RewriteError for a no-op, an
-        exhausted budget or a repeated state."""
+    def apply(self, found: Match, queued: dict | None = None,
+              queue: collections.deque | None = None) -> None:
+        """Apply a match. With `queued` (the fixpoint's queued values; its queued ops are marked
+        with `token`) and `queue` (the worklist), queue what to revisit that is not queued yet:
+        the touched ops, their producers, users and block neighbours, in program order, then
+        the values they read that no op defines (for value rules); a sweep passes none: it
+        visits each op once. Raises RewriteError for a no-op, an exhausted budget or a repeated
+        state."""
         rule = found.rule
         info = self.rule_info.get(id(rule))
         if info is None:
-            info = self.rule_info[id(rule)] = (rule.name, rule.file, rule.line,
-                                               self.stats.rule(rule))
-        name, file, line, record = info
+            info = self.rule_info[id(rule)] = (
+                rule.name, rule.file, rule.line, self.stats.rule(rule),
+                compiled_rewrite(rule.decl.rewrite) if self.compiled else None)
+        name, file, line, record, function = info
         ops = found.ops
-        before = tuple([(-1, op.name) for op in ops])
         log = self.position_log
         asked = log.ask(ops) if log is not None else None
         changes = self.changes
         changes.reset()
-        self.ctx.functions.before_change()
-        Rewriter(found, self.ctx, self.pass_name, self.compiled).run()
+        changes.stamp = len(self.applications)  # this application's entry, in `erased`
+        functions = self.ctx.functions
+        if not functions.ready:
+            functions.before_change()
+        self.rewriter.apply(found, function)
         if not changes.count:
             anchor = found.anchor
             raise RewriteError(
@@ -284,70 +417,107 @@ class Driver:
                 rule=rule.name, pass_name=self.cpass.name)
         record.applied += 1
         self.applied += 1
-        if revisit:  # a sweep cannot cycle: nothing to name in a "did not converge" error
+        counts = self.counts
+        counts[name] = counts.get(name, 0) + 1
+        if queued is not None:  # a sweep cannot cycle: nothing to name in a "did not converge"
             self.recent.append((name, ops))
         program = self.program
         created = changes.created
-        if len(ops) == 1 and not created:
-            # the common case: one op matched, nothing made (alive(), inline)
-            block = ops[0].block
-            after_ops = ops if block is not None and block.program is program else ()
-            after = before if after_ops else ()
+        if log is None and self.tracing and not created:
+            # the common case: kept as the ops matched, their names and whether they outlive
+            # the application read when the trace is (`erased` says when each op went)
+            self.applications.append((name, file, line, ops))
+            self.raw = True
+            if self.provenance is not None:
+                self.record(found, info, asked, created, trace=False)
+        elif self.tracing or self.provenance is not None:
+            self.record(found, info, asked, created, trace=self.tracing)
+        if changes.reindex:
+            refresh = self.index.refresh
+            top = program.block
+            for op in changes.reindex:
+                block = op.block
+                refresh(op, block is top or (block is not None and block.program is program))
+        if self.applied > self.budget or self.applied >= self.state_checks[0]:
+            self.check_progress()
+        if queued is None:
+            return
+        value_rules = self.value_rules
+        token = self.token
+        fresh: dict = {}
+        values: dict = {}
+        top = program.block
+        for op in changes.touched:
+            block = op.block
+            if block is not top and (block is None or block.program is not program):
+                continue  # erased (alive(), inline)
+            if op.mark is not token:
+                fresh[op] = None
+            for other in op.adjacent(token):
+                fresh[other] = None
+            if value_rules:
+                for value in op.operands:
+                    if value is not None and value.owner is None and value not in queued:
+                        values[value] = None  # a kwarg or block argument
+        if fresh:
+            if len(fresh) > 1:
+                fresh = sorted(fresh, key=Operation.position_key)
+            append = queue.append
+            for op in fresh:
+                op.mark = token
+                append(op)
+        for value in values:
+            queued[value] = None
+            queue.append(value)
+
+    def record(self, found: Match, info: tuple, asked, created: list, trace: bool) -> None:
+        """The trace entry of an application (and the provenance of its ops), when asked for:
+        a tuple of the ops' names (and, when positions are traced, the lists the position log
+        fills at the end of the pass), made an `Application` when the trace is read."""
+        ops = found.ops  # in program order
+        program = self.program
+        names = None
+        if not created:
+            if len(ops) == 1:  # the common case: one op matched, nothing made
+                block = ops[0].block
+                names = (ops[0].name,)
+                alive_after = block is program.block or (
+                    block is not None and block.program is program)
+                after_ops, after_names = (ops, names) if alive_after else ((), ())
+            else:
+                top = program.block
+                after_ops = tuple([op for op in ops if (b := op.block) is top or (
+                    b is not None and b.program is program)])
+                if len(after_ops) == len(ops):
+                    after_ops = ops
         else:
             after_ops = [op for op in ops if alive(op, program)]
-            if created:
-                after_ops = list({**dict.fromkeys(after_ops), **dict.fromkeys(
-                    op for op in created if alive(op, program))})
+            after_ops = list({**dict.fromkeys(after_ops), **dict.fromkeys(
+                op for op in created if alive(op, program))})
             if len(after_ops) > 1:
                 after_ops.sort(key=Operation.position_key)
-            after = tuple([(-1, op.name) for op in after_ops])
-        application = Application(self.pass_name, name, file, line, before, after)
-        self.trace.append(application)
-        if log is not None:
-            self.asked.append((application, asked, log.ask(after_ops)))
+        name, file, line = info[0], info[1], info[2]
+        if trace:
+            # op names, not ops: the trace keeps no erased op alive
+            if names is None:
+                names = tuple([op.name for op in ops])
+                after_names = names if after_ops is ops else \
+                    tuple([op.name for op in after_ops])
+            log = self.position_log
+            if log is None:
+                self.applications.append((name, file, line, names, after_names))
+            else:  # with the lists the position log fills at the end of the pass
+                self.applications.append((name, file, line, names, after_names, asked,
+                                          log.ask(after_ops)))
+            self.raw = True
         if self.provenance is not None:
             mark = (self.pass_name, name, file, line)
             for op in ops:
                 self.provenance[op] = mark
             for op in created:
                 self.provenance[op] = mark
-            for op in changes.rewired:  # readers of a replaced value: rewritten by this rule
+            for op in self.changes.rewired:  # readers of a replaced value: rewritten too
                 self.provenance[op] = mark
-        refresh = self.index.refresh
-        for op in changes.reindex:
-            refresh(op, op.block is not None and op.block.program is program)
-        if not revisit:
-            if self.applied > self.budget or self.applied >= self.state_checks[0]:
-                self.check_progress()
-            return []
-        value_rules = bool(self.matcher.value_rules)
-        pending: dict = {}
-        for op in changes.touched:
-            block = op.block
-            if block is None or block.program is not program:
-                continue  # erased (alive(), inline)
-            pending[op] = None
-            for value in op.operands:
-                if value is not None:
-                    owner = value.owner
-                    if owner is not None:
-                        pending[owner] = None
-                    elif value_rules:
-                        pending[value] = None  # a kwarg or block argument
-            for result in op.results:
-                for use in result.uses:
-                    pending[use.op] = None
-            for neighbour in (op.prev_op, op.next_op, block.parent_op):
-                if neighbour is not None:
-                    pending[neighbour] = None
-        self.check_progress()
-        if not value_rules:
-            ordered = list(pending)
-            ordered.sort(key=Operation.position_key)
-            return ordered
-        ordered = [k for k in pending if isinstance(k, Operation)]
-        ordered.sort(key=Operation.position_key)
-        return ordered + [k for k in pending if isinstance(k, Value)]
 
     def check_progress(self) -> None:
         """Fail with "did not converge" past the budget or on a repeated program state."""
@@ -389,7 +559,8 @@ class Driver:
 
 def run_pass(program: Program, cpass: CompiledPass, params: dict,
              trace_positions: bool = False, compiled: bool = True,
-             timing: bool = False, provenance: dict | None = None) -> Driver:
+             timing: bool = False, provenance: dict | None = None,
+             trace: bool = True) -> Driver:
     """Run one pass on `program` in place, inside a transaction (on error the program is
     restored exactly and the error re-raised). Returns the driver, holding `trace` and `stats`.
     `params` must already be checked and complete (see `api.resolve_params`). `compiled`: run the
@@ -397,15 +568,18 @@ def run_pass(program: Program, cpass: CompiledPass, params: dict,
     `timing`: add each attempt's time to its rule's `seconds` (else they stay 0: the clock is
     read only when asked). `provenance`: a dict that receives op -> (pass, rule, file, line) for
     every op an application matched, created or rewired (an operand replaced; the latest
-    application wins; erased ops stay in it)."""
+    application wins; erased ops stay in it). `trace`: record each application in the driver's `trace` (False: the trace stays
+    empty, and costs nothing; `trace_positions` implies it)."""
     # The undo journal holds a closure per change; the cyclic garbage collector would walk that
     # growing heap again and again (quadratic on long passes), and nothing here needs it.
     collecting = gc.isenabled()
     gc.disable()
     try:
         with program.transaction():
-            driver = Driver(program, cpass, params, trace_positions, compiled, timing)
+            driver = Driver(program, cpass, params, trace_positions, compiled, timing, trace)
             driver.provenance = provenance
+            if provenance is not None:
+                driver.changes.rewired = {}
             driver.run()
     finally:
         if collecting:

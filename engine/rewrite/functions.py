@@ -211,7 +211,11 @@ class FunctionCalls:
     def note_created(self, op) -> None:
         """Remember `op` (and its results, and what is nested in it) as made during the pass;
         the rewriter calls this for each op it creates. Ids stay unique: the program or the
-        transaction's journal keeps these objects alive while the pass runs."""
+        transaction's journal keeps these objects alive while the pass runs. Only prepared
+        functions read the set (a copied program refuses made ops by not knowing them): a
+        pass calling none keeps nothing."""
+        if not self.prepared_names:
+            return
         for inner in op.walk():
             self.created.add(id(inner))
             self.created.update(id(r) for r in inner.results)

@@ -2,10 +2,9 @@
 attribute keys rules join on (`f = * {op_id: k}` with `g = * {grad_of: k}`). The driver keeps it
 current after each rewrite; lookups return ops in program order, so matching is deterministic.
 
-Each part is built when first asked for — the ops by name at the first `named`, the ops by one
-attribute key at the first `lookup` of that key — with one pass over the program, and from then
-on kept current by `refresh`: a pass that never asks pays nothing, and one that joins on `op_id`
-pays for `op_id` alone.
+Each part is built when first asked for — the ops by name at the first `named`, the ops by the
+join keys at the first `lookup` of one of them (all the pass's join keys in one walk) — and from
+then on kept current by `refresh`: a pass that never asks pays nothing.
 """
 
 from __future__ import annotations
@@ -27,33 +26,45 @@ def hashable(value):
     return value
 
 
-_UNFILED = object()
-
-
 class ProgramIndex:
     """Ops by name, and by (attribute key, value) for the keys rules join on (`join_keys`). Kept
     current by `refresh` after each rewrite; lists come back in program order (shared: callers
-    must not change them)."""
+    must not change them).
 
-    def __init__(self, program, join_keys):
+    The attribute buckets may also hold ops whose attribute has changed since they were filed
+    (an op is filed under its new value, not taken out from under the old one, which nothing
+    records): every caller tests the attribute of each op it gets (the matcher joins on
+    equal values), so such an op is never taken for a match. An erased op is taken out from
+    under its attribute's value as it stands (any older entry of it is one of those)."""
+
+    def __init__(self, program, join_keys, ops: list | None = None):
         self.program = program
         self.join_keys = tuple(sorted(join_keys))
+        # every op of the program in printed order, when the caller has the list: the index is
+        # built from it instead of a walk while no op was inserted or erased since
+        self.ops = (ops, program.structure_version)
         #: op name -> ops (dict as an ordered set), once `named` was asked
         self.by_name: dict[str, dict] | None = None
-        #: attribute key -> (hashable value -> ops), for each key `lookup` was asked about
+        #: attribute key -> (hashable value -> the op filed there, or a list of several in
+        #: the order they were filed), for the join keys once `lookup` was asked about one
         self.by_attr: dict[str, dict] = {}
-        #: attribute key -> op -> the hashable value it is filed under
-        self.filed: dict[str, dict] = {}
         # Sorted lists handed out, until their bucket changes (the matcher asks again and
         # again for the same key while nothing is filed there).
         self.ordered: dict[tuple, list] = {}
         self.ordered_names: dict[tuple, list] = {}
 
     # ---- building ------------------------------------------------------------------------------
+    def all_ops(self):
+        """Every op of the program in printed order (the list given, while it is current)."""
+        ops, version = self.ops
+        if ops is not None and version == self.program.structure_version:
+            return ops
+        return self.program.walk()
+
     def build_names(self) -> None:
         """File every op by name (once)."""
         by_name: dict[str, dict] = {}
-        for op in self.program.walk():
+        for op in self.all_ops():
             bucket = by_name.get(op.name)
             if bucket is None:
                 bucket = by_name[op.name] = {}
@@ -61,21 +72,28 @@ class ProgramIndex:
         self.by_name = by_name
 
     def build_attr(self, key: str) -> dict:
-        """File every op holding attribute `key` by its value (once per key)."""
-        buckets: dict = {}
-        filed: dict = {}
-        for op in self.program.walk():
+        """File every op holding attribute `key` by its value, and in the same walk every op
+        holding one of the other join keys not filed yet (a pass joining on `op_id` and
+        `grad_of` asks for both). Returns `key`'s buckets."""
+        keys = [key] + [k for k in self.join_keys if k != key and k not in self.by_attr]
+        pairs = [(k, {}) for k in keys]
+        for op in self.all_ops():
             attributes = op.attributes
-            if key in attributes:
-                value = hashable(attributes[key])
-                bucket = buckets.get(value)
-                if bucket is None:
-                    bucket = buckets[value] = {}
-                bucket[op] = None
-                filed[op] = value
-        self.by_attr[key] = buckets
-        self.filed[key] = filed
-        return buckets
+            for k, buckets in pairs:
+                if k in attributes:
+                    raw = attributes[k]
+                    kind = type(raw)
+                    value = raw if kind is int or kind is str else hashable(raw)
+                    bucket = buckets.get(value)
+                    if bucket is None:
+                        buckets[value] = op  # most values are one op's (an op_id)
+                    elif type(bucket) is list:
+                        bucket.append(op)
+                    else:
+                        buckets[value] = [bucket, op]
+        for k, buckets in pairs:
+            self.by_attr[k] = buckets
+        return self.by_attr[key]
 
     # ---- keeping current -----------------------------------------------------------------------
     def refresh(self, op: Operation, alive: bool) -> None:
@@ -102,27 +120,30 @@ class ProgramIndex:
             elif bucket is not None and op in bucket:
                 del bucket[op]
                 self.ordered_names.clear()
+        attributes = op.attributes
         for key, buckets in self.by_attr.items():
-            filed = self.filed[key]
-            old = filed.get(op, _UNFILED)
-            attributes = op.attributes
-            new = hashable(attributes[key]) if alive and key in attributes else _UNFILED
-            if old is new or (old is not _UNFILED and new is not _UNFILED and old == new
-                              and type(old) is type(new)):
-                continue  # filed under the same value already (most changes)
-            if old is not _UNFILED:
-                bucket = buckets.get(old)
-                if bucket is not None:
-                    bucket.pop(op, None)
-                self.ordered.pop((key, old), None)
-                del filed[op]
-            if new is not _UNFILED:
-                bucket = buckets.get(new)
+            if key not in attributes:
+                continue  # an entry under an older value stays (see the class docstring)
+            value = hashable(attributes[key])
+            bucket = buckets.get(value)
+            if alive:
                 if bucket is None:
-                    bucket = buckets[new] = {}
-                bucket[op] = None
-                self.ordered.pop((key, new), None)
-                filed[op] = new
+                    buckets[value] = op
+                elif bucket is op or (type(bucket) is list and op in bucket):
+                    continue  # filed there already (most changes)
+                elif type(bucket) is list:
+                    bucket.append(op)
+                else:
+                    buckets[value] = [bucket, op]
+            elif bucket is op:
+                del buckets[value]
+            elif type(bucket) is list and op in bucket:
+                bucket.remove(op)
+                if len(bucket) == 1:
+                    buckets[value] = bucket[0]
+            else:
+                continue
+            self.ordered.pop((key, value), None)
 
     # ---- asking --------------------------------------------------------------------------------
     def lookup(self, key: tuple) -> list[Operation]:
@@ -137,9 +158,30 @@ class ProgramIndex:
             if buckets is None:
                 buckets = self.build_attr(attribute)
             bucket = buckets.get(value)
-            if not bucket:
+            if bucket is None:
                 return []
+            if type(bucket) is not list:
+                return [bucket]
             found = self.ordered[(attribute, value)] = sorted(bucket, key=Operation.position_key)
+        return found
+
+    def with_attr(self, key: str, value):
+        """The ops whose attribute `key` holds `value` (by `hashable`), in program order: what
+        `lookup(("attr", key, hashable(value)))` gives, without the key tuple (the generated
+        matchers' join step). The result is shared: iterate it, never change it."""
+        buckets = self.by_attr.get(key)
+        if buckets is None:
+            buckets = self.build_attr(key)
+        kind = type(value)
+        value = value if kind is int or kind is str else hashable(value)
+        bucket = buckets.get(value)
+        if bucket is None:
+            return ()
+        if type(bucket) is not list:
+            return (bucket,)
+        found = self.ordered.get((key, value))
+        if found is None:
+            found = self.ordered[(key, value)] = sorted(bucket, key=Operation.position_key)
         return found
 
     def named(self, names) -> list[Operation]:

@@ -354,10 +354,8 @@ class RuleMatcher:
             self.records_for(stats)
         if self.compiled and not self.timing and self.explaining is None \
                 and type(item) is Operation:
-            found = self.dispatchers.get(item.name)
-            if found is None:
-                found = self.dispatchers[item.name] = self.dispatcher(item.name)
-            return found[0](item, self.ctx, self.index, found[1])
+            function = self.dispatch_function(item.name)
+            return function(item) if function is not None else None
         if isinstance(item, Value):
             entries, attributes = self.value_entries(), None
         else:
@@ -401,17 +399,36 @@ class RuleMatcher:
                 return found
         return None
 
-    def dispatcher(self, name: str) -> tuple:
-        """(dispatch function, stats records) of the rules tried at op name `name`
-        (`codegen/dispatch.py`)."""
+    def dispatch_function(self, name: str):
+        """The dispatch function `(op) -> Match | None` of the rules tried at op name `name`
+        (`codegen/dispatch.py`), made once per name; None when no rule starts at that name.
+        Its counts reach the stats at `flush_counts`."""
+        found = self.dispatchers.get(name, _UNMADE)
+        if found is _UNMADE:
+            found = self.dispatchers[name] = self.dispatcher(name)
+        return found[0] if found is not None else None
+
+    def dispatcher(self, name: str) -> tuple | None:
+        """(dispatch function, its Counts, stats records) of the rules tried at op name
+        `name`, or None when there are none."""
         pairs = self.rules_for(name)
+        if not pairs:
+            return None
         records = []
         for rule in distinct_rules(pairs):
             record = self.records.get(id(rule))
             if record is None:
                 record = self.records[id(rule)] = self.records_of.rule(rule)
             records.append(record)
-        return compile_dispatch(pairs, self.attempt, self.eval_error), records
+        function, counts = compile_dispatch(pairs, self.attempt, self.eval_error, self.ctx,
+                                            self.index, self.backrefs, self.index.join_keys)
+        return function, counts, records
+
+    def flush_counts(self) -> None:
+        """Add what the dispatch functions counted (tries and matches) to the stats records."""
+        for found in self.dispatchers.values():
+            if found is not None:
+                found[1].flush(found[2])
 
     def entries(self, pairs) -> list:
         """(rule, root, required attributes, plan) `pairs` with what `first_at` reads of each
@@ -438,6 +455,8 @@ class RuleMatcher:
     def records_for(self, stats) -> dict:
         """id(rule) -> `stats`' record of it, filled as rules are tried (the hot loop of
         `first_at` reads it instead of calling `stats.rule`)."""
+        if self.records_of is not None:
+            self.flush_counts()
         self.records_of, self.records = stats, {}
         self.entries_by_name = {}
         self.dispatchers = {}
@@ -479,6 +498,9 @@ class RuleMatcher:
         depth = max(d for d, _ in failures) if failures else 0
         reason = next((m for d, m in failures if d == depth), "no candidate ops")
         return f"rule {rule.name} does not match: {reason}"
+
+
+_UNMADE = object()
 
 
 class _Where:

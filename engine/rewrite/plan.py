@@ -9,34 +9,63 @@ one-pattern plan's test of its op, and the whole plan as nested loops (`match_co
 
 from __future__ import annotations
 
-import attrs
-
 from rulepass.engine.rewrite.codegen.exprs import compile_conjunction, compiled
 from rulepass.engine.rewrite.codegen.match import compile_plan
 from rulepass.engine.rewrite.compiled import CompiledRule
 
 
-@attrs.frozen
 class Plan:
     """How to match a rule from one root: `steps` ("node", i) / ("region",) / ("inside",) /
-    ("value",) in order, and the `where` terms to test after each step (`checks`: the terms;
-    `tests`: (term, compiled function) pairs, what the reference walk and explain mode run; the
-    compiled forms below are what matching runs otherwise)."""
+    ("value",) in order, and the `where` terms to test after each step (`checks`). Its compiled
+    forms are made when first asked for (an op name's dispatch function inlines most plans and
+    never asks): `tests`, (term, compiled function) pairs, what the reference walk and explain
+    mode run; `step_tests`, one function per step testing all its terms; `simple_test`, for a
+    simple plan, `(op, ctx) -> bool`; `compiled_match`, the whole plan compiled."""
 
-    root: int
-    steps: tuple
-    checks: tuple
-    tests: tuple = ()
-    #: The variable of the only pattern when binding it is all there is to do (one op pattern,
-    #: no operands, no attributes): the matcher then only tests the `where` terms.
-    simple: str | None = None
-    #: For each step, one function testing all its terms (`compile_conjunction`).
-    step_tests: tuple = ()
-    #: For a simple plan, `(op, ctx) -> bool` testing every term with the op in a local.
-    simple_test: object = None
-    #: `(item, ctx, index) -> Match | None`, the whole plan compiled (`match_compile.py`), or
-    #: None where it has steps the compiler does not translate.
-    compiled_match: object = None
+    __slots__ = ("root", "steps", "checks", "simple", "rule", "backrefs", "join_keys", "_made")
+
+    def __init__(self, root: int, steps: tuple, checks: tuple, simple: str | None, rule,
+                 backrefs: dict, join_keys):
+        self.root = root
+        self.steps = steps
+        self.checks = checks
+        #: The variable of the only pattern when binding it is all there is to do (one op
+        #: pattern, no operands, no attributes): the matcher then only tests the `where` terms.
+        self.simple = simple
+        self.rule, self.backrefs, self.join_keys = rule, backrefs, join_keys
+        self._made: dict = {}
+
+    def _lazy(self, name: str, make):
+        made = self._made
+        if name not in made:
+            made[name] = make()
+        return made[name]
+
+    @property
+    def tests(self) -> tuple:
+        """For each step, (term, compiled function) pairs."""
+        return self._lazy("tests", lambda: tuple(tuple((term, compiled(term)) for term in terms)
+                                                 for terms in self.checks))
+
+    @property
+    def step_tests(self) -> tuple:
+        """For each step, one function testing all its terms (`compile_conjunction`)."""
+        return self._lazy("step_tests", lambda: tuple(compile_conjunction(terms)
+                                                      for terms in self.checks))
+
+    @property
+    def simple_test(self):
+        """For a simple plan, `(op, ctx) -> bool` testing every term with the op in a local
+        (None when a term cannot be compiled so, or the plan is not simple)."""
+        return self._lazy("simple_test", lambda: compile_conjunction(self.checks[0], self.simple)
+                          if self.simple is not None else None)
+
+    @property
+    def compiled_match(self):
+        """`(item, ctx, index) -> Match | None`, the whole plan compiled (`codegen/match.py`),
+        or None where it has steps the compiler does not translate, or is simple."""
+        return self._lazy("compiled_match", lambda: None if self.simple is not None else
+                          compile_plan(self.rule, self, self.backrefs, self.join_keys))
 
 
 #: (id(rule), root, join keys) -> (rule, plan): plans are made once per rule set, not per run
@@ -97,20 +126,13 @@ def make_plan(rule: CompiledRule, root: int | None, backrefs: dict, join_keys) -
             if node.index not in visited:
                 visit_from(node.index)
     checks = schedule(rule, steps)
-    tests = tuple(tuple((term, compiled(term)) for term in terms) for terms in checks)
     simple = None
     if rule.kind == "ops" and len(rule.nodes) == 1 and len(steps) == 1:
         node = rule.nodes[0]
         if node.operands is None and not node.attrs and node.parent is None:
             simple = node.var
-    step_tests = tuple(compile_conjunction(terms) for terms in checks)
-    simple_test = compile_conjunction(checks[0], simple) if simple is not None else None
-    plan = Plan(root if root is not None else -1, tuple(steps), checks, tests, simple,
-                step_tests, simple_test)
-    if simple is None:
-        plan = attrs.evolve(plan, compiled_match=compile_plan(rule, plan, backrefs,
-                                                              join_keys))
-    return plan
+    return Plan(root if root is not None else -1, tuple(steps), checks, simple, rule, backrefs,
+                tuple(join_keys))
 
 def adjacency(rule: CompiledRule) -> dict[int, list[int]]:
     """Pattern nodes connected by nesting, shared values or shared attribute variables."""

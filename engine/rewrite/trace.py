@@ -121,13 +121,87 @@ class Application:
         }
 
     def json(self) -> str:
-        """One JSON line (keys sorted, so traces of equal runs are byte-identical)."""
-        return json.dumps(self.as_dict(), sort_keys=True)
+        """One JSON line (keys sorted, so traces of equal runs are byte-identical): exactly
+        `json.dumps(self.as_dict(), sort_keys=True)`, with what one rule's entries share
+        written once."""
+        key = (self.pass_name, self.rule, self.file, self.line)
+        middle = _JSON_PARTS.get(key)
+        if middle is None:
+            if len(_JSON_PARTS) > 10_000:
+                _JSON_PARTS.clear()
+            middle = _JSON_PARTS[key] = (
+                f', "file": {json.dumps(display_path(self.file))}, "line": '
+                f'{json.dumps(self.line)}, "pass": {json.dumps(self.pass_name)}, "position": ',
+                f', "rule": {json.dumps(self.rule)}}}')
+        position = "null" if self.position is None else json.dumps(self.position)
+        return ('{"after": ' + _ops_json(self.after) + ', "before": ' + _ops_json(self.before)
+                + middle[0] + position + middle[1])
 
     def summary(self) -> str:
         """`rule at op (position)` for messages."""
         ops = ", ".join(f"{n}@{p}" if p >= 0 else n for p, n in self.before)
         return f"{self.rule} at {ops or 'no op'}"
+
+
+#: (pass, rule, file, line) -> the JSON text around an entry's position (`Application.json`)
+_JSON_PARTS: dict = {}
+#: op name -> its JSON string
+_NAMES: dict = {}
+
+
+def _outlived(op, index: int, erased: dict) -> bool:
+    """Whether `op` was still in the program after application `index`: neither it nor an op
+    holding it was erased by then."""
+    while op is not None:
+        when = erased.get(op)
+        if when is not None and when <= index:
+            return False
+        block = op.block
+        op = block.parent_op if block is not None else None
+    return True
+
+
+def _ops_json(ops: tuple) -> str:
+    """`[{"name": ..., "position": ...}, ...]` as `json.dumps` writes the list of dicts."""
+    if not ops:
+        return "[]"
+    parts = []
+    for position, name in ops:
+        text = _NAMES.get(name)
+        if text is None:
+            text = _NAMES[name] = json.dumps(name)
+        parts.append('{"name": ' + text + ', "position": '
+                     + (str(position) if type(position) is int else json.dumps(position)) + "}")
+    return "[" + ", ".join(parts) + "]"
+
+
+def applications(pass_name: str, entries: list, erased: dict | None = None) -> list[Application]:
+    """`entries` (a driver's record: `Application`s, or tuples made cheaply at each application:
+    (rule, file, line, the ops matched) — the ops after are those of them still in the program,
+    `erased` telling the index of the entry whose application erased an op —, or (rule, file,
+    line, names of the ops before, names of the ops after[, their positions before, their
+    positions after])) as `Application`s of pass `pass_name`, in place."""
+    for i, entry in enumerate(entries):
+        if type(entry) is tuple:
+            if len(entry) == 4:
+                rule, file, line, ops = entry
+                before = tuple([(-1, op.name) for op in ops])
+                after = tuple([(-1, op.name) for op in ops if _outlived(op, i, erased)])
+                entries[i] = Application(pass_name, rule, file, line, before,
+                                         before if len(after) == len(before) else after)
+            elif len(entry) == 5:
+                rule, file, line, before, after = entry
+                before_pairs = tuple([(-1, name) for name in before])
+                entries[i] = Application(
+                    pass_name, rule, file, line, before_pairs,
+                    before_pairs if after is before else tuple([(-1, name) for name in after]))
+            else:
+                rule, file, line, before, after, at_before, at_after = entry
+                entries[i] = Application(pass_name, rule, file, line,
+                                         tuple(zip(at_before, before)),
+                                         tuple(zip(at_after, after)),
+                                         at_before[-1] if at_before else None)
+    return entries
 
 
 @functools.lru_cache(maxsize=1)
@@ -142,8 +216,14 @@ def display_path(file: str | None) -> str | None:
     else as it was named."""
     if file is None or not os.path.isabs(file):
         return file
+    return _display_path(file, os.getcwd())
+
+
+@functools.lru_cache(maxsize=1024)
+def _display_path(file: str, cwd: str) -> str:
+    """`display_path` of an absolute path with the working folder `cwd` (memoised)."""
     path = Path(file)
-    for root in _roots() + (Path.cwd(),):
+    for root in _roots() + (Path(cwd),):
         if path.is_relative_to(root):
             return path.relative_to(root).as_posix()
     return file

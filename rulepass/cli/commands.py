@@ -223,7 +223,8 @@ def _run_rewrite(args) -> int:
                              "--explain allreduce_split_slice@12)")
         explained = rules.explain(program, rule, int(position), param_strings=True, **params)
         print(explained, file=sys.stderr)
-    result = run_steps(rules, program, steps, dumps, timing=args.stats)
+    result = run_steps(rules, program, steps, dumps, timing=args.stats,
+                       trace_positions=bool(args.trace))
     text = print_program(result.program)
     if args.trace:
         write_trace(result.trace, args.trace)

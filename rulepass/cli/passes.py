@@ -140,21 +140,23 @@ class IRDumps:
             write_text(target, text)
 
 
-def run_steps(rules, program, steps: list, dumps: IRDumps | None = None, timing: bool = False):
+def run_steps(rules, program, steps: list, dumps: IRDumps | None = None, timing: bool = False,
+              trace_positions: bool = True):
     """Run ``steps`` (from :func:`plan_steps`) on ``program`` in place, in one transaction: if a
-    pass fails, the program is as it was before the first. The trace carries positions; with
+    pass fails, the program is as it was before the first. The trace carries positions (unless
+    ``trace_positions`` is false: ``rewrite`` without ``--trace`` writes no trace); with
     ``timing`` the stats hold each rule's matching time (``--stats``). Returns a
     :class:`~rulepass.engine.api.RunResult` with every step's trace and stats."""
     from rulepass.engine.api import RunResult
     from rulepass.engine.rewrite.driver import run_pass
     from rulepass.engine.rewrite.trace import PassStats
 
-    trace, stats = [], PassStats()
+    drivers, stats = [], PassStats()
     with program.transaction():
         for cpass, resolved in steps:
-            driver = run_pass(program, cpass, resolved, True, rules.compiled, timing)
-            trace.extend(driver.trace)
+            driver = run_pass(program, cpass, resolved, trace_positions, rules.compiled, timing)
+            drivers.append(driver)
             stats.merge(driver.stats)
             if dumps is not None and dumps.active:
                 dumps.after(cpass.name, program)
-    return RunResult(program, tuple(trace), stats)
+    return RunResult(program, drivers, stats)

@@ -110,6 +110,21 @@ class ActionGen(SourceGen):
     def a_SetAction(self, action, scope, out, pad, depth):
         path = action.path
         target = self.var(path.var, path.span, scope)
+        names = path.names
+        if names[0] != "dist" and names != ("op_dist_attr",):
+            # a plain attribute: the value as an attribute value, then the IR's set_attr
+            # (which leaves an equal value of the same type alone, as `Rewriter.set` does)
+            op, value = self.temp(), self.temp()
+            out.append(f"{pad}{op} = {target} if type({target}) is Operation else "
+                       f"rw.checked_op({target}, {self.const(path)})")
+            out.append(f"{pad}{value} = {self.expr(action.value, scope)}")
+            # an int, string, bool or float is an attribute value as it is
+            out.append(f"{pad}if type({value}) in _SCALARS:")
+            out.append(f"{pad}    {op}.set_attr({names[0]!r}, {value})")
+            out.append(f"{pad}else:")
+            out.append(f"{pad}    rw.set_attr({op}, {names[0]!r}, {value}, "
+                       f"{self.const(action.span)})")
+            return
         out.append(f"{pad}rw.set(rw.checked_op({target}, {self.const(path)}), "
                    f"{self.const(action)}, {self.expr(action.value, scope)})")
 

@@ -1,45 +1,83 @@
 """The rules a pass tries at one op name, merged into one generated function.
 
-`compile_dispatch(entries)` returns `dispatch(item, ctx, index, records)`, which does what the
-matcher's loop in `RuleMatcher.first_at` does for the entries of one op name — in trying order,
-each rule's `tried` counted once, the attributes its root pattern requires tested first (an
-attribute several rules require is tested once, outside them: the first level of a decision tree
-below the op name), then its compiled test or match, the first match returned with its rule's
-`matched` counted — without the loop, the tuple unpacking and the clock readings (per-rule
-time is kept only when asked for: the matcher then runs its loop). A rule whose plan has no
-compiled form is tried through `attempt(rule, root, item, plan)`. An `EvalError` is raised as
-the matcher's `eval_error` of the rule that raised it. `records` holds the stats record of each
-distinct rule, in order of first appearance.
+`compile_dispatch(entries, ...)` returns `dispatch(item)` (with a `Counts` of its calls and
+matches), which does what the matcher's loop in `RuleMatcher.first_at` does for the entries of
+one op name — in trying order, the first match returned — as one decision tree below the op
+name: the attributes every rule requires are tested once, first; then each rule in turn, with
+the attributes its root requires, then its plan inlined (`codegen/match.py` `PlanEmitter`: the
+patterns as nested loops, the `where` terms as Python expressions; a one-pattern rule as one
+test of the op), all in one Python function with the bound variables in locals — no call per
+rule, no tuple unpacking, no clock readings (per-rule time is kept only when asked for: the
+matcher then runs its loop). A rule whose plan has no compiled form is tried through
+`attempt(rule, root, item, plan)`. An `EvalError` is raised as the matcher's `eval_error` of the
+rule that raised it.
+
+Per-rule counts cost one increment per call: the function counts its calls and each rule's
+matches (`Counts`); since it stops at the first match, a rule was tried at every call where no
+rule before it matched, which `Counts.flush` adds to the rules' stats records.
 
 Memoised by the entries' rules and plans (identity), so a pass run again — the chain, each
-rank, each test — reuses the function.
+rank, each test — reuses the generated code.
 """
 
 from __future__ import annotations
 
+import rulepass.engine.lang.nodes as A
 from rulepass.engine.rewrite.bindings import Match
-from rulepass.engine.rewrite.codegen.exprs import SourceGen
+from rulepass.engine.rewrite.codegen.exprs import Unsupported
+from rulepass.engine.rewrite.codegen.match import PlanEmitter, PlanGen, compilable
 from rulepass.engine.rewrite.values import EvalError
 
 _CACHE: dict[tuple, tuple] = {}
 CACHE_LIMIT = 20_000
 
 
-def compile_dispatch(entries: list, attempt, eval_error):
-    """The dispatch function of `entries` ((rule, root, required attribute keys, plan) in trying
-    order). `attempt(rule, root, item, plan)` and `eval_error(rule, error, item)` are the
-    matcher's (bound methods: the function is made per matcher from the cached code)."""
+class Counts:
+    """What a dispatch function counted: `calls[0]` (its calls) and `matched[k]` (matches of
+    its k-th distinct rule, `distinct_rules` order)."""
+
+    __slots__ = ("calls", "matched", "rules")
+
+    def __init__(self, rules: list):
+        self.rules = rules
+        self.calls = [0]
+        self.matched = [0] * len(rules)
+
+    def flush(self, records: list) -> None:
+        """Add the counts to `records` (the rules' stats records, in `rules` order) and start
+        again from zero: each rule was tried at every call where no earlier rule matched."""
+        calls = self.calls[0]
+        before = 0
+        for k, record in enumerate(records):
+            record.tried += calls - before
+            record.matched += self.matched[k]
+            before += self.matched[k]
+            self.matched[k] = 0
+        self.calls[0] = 0
+
+
+def compile_dispatch(entries: list, attempt, eval_error, ctx, index, backrefs: dict,
+                     join_keys) -> tuple:
+    """(dispatch function, Counts) of `entries` ((rule, root, required attribute keys, plan) in
+    trying order). `attempt(rule, root, item, plan)` and `eval_error(rule, error, item)` are the
+    matcher's (bound methods), `ctx` and `index` its context and op index, `backrefs` id(rule)
+    -> the rule's back references and `join_keys` the pass's (for the inlined plans): the
+    function is made per matcher from the cached code."""
     key = tuple((id(rule), root, id(plan)) for rule, root, _, plan in entries)
     found = _CACHE.get(key)
-    if found is None or any(a is not b for a, b in zip(found[0], entries)):
+    if found is None or any(a[0] is not b[0] or a[3] is not b[3]
+                            for a, b in zip(found[0], entries)):
         if len(_CACHE) > CACHE_LIMIT:
             _CACHE.clear()
-        found = _CACHE[key] = (list(entries), _source(entries))
+        found = _CACHE[key] = (list(entries), _source(entries, backrefs, join_keys))
     source, constants = found[1]
+    counts = Counts(distinct_rules(entries))
     namespace = dict(constants, attempt=attempt, eval_error=eval_error, EvalError=EvalError,
-                     Match=Match)
+                     Match=Match, ctx=ctx, index=index, C=counts.calls, M=counts.matched)
     exec(source, namespace)  # noqa: S102 - text generated here from the rules' plans
-    return namespace["_dispatch"]
+    # out of its own globals: the function and the matcher it refers to are then freed by
+    # reference counting when the pass ends, not left in a cycle for the collector
+    return namespace.pop("_dispatch"), counts
 
 
 def distinct_rules(entries: list) -> list:
@@ -52,13 +90,24 @@ def distinct_rules(entries: list) -> list:
     return rules
 
 
-def _source(entries: list) -> tuple:
-    """(code object, constants) of the dispatch function."""
-    gen = SourceGen()
-    lines = ["def _dispatch(item, ctx, index, records):",
-             "    attributes = item.attributes",
+def _source(entries: list, backrefs: dict, join_keys) -> tuple:
+    """(code object, constants) of the dispatch function: the rules inlined, or, where Python
+    refuses that text (an expression nested deeper than its parser allows), each rule called
+    through its own compiled function."""
+    try:
+        return _text(entries, backrefs, join_keys, inline=True)
+    except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError):
+        return _text(entries, backrefs, join_keys, inline=False)
+
+
+def _text(entries: list, backrefs: dict, join_keys, inline: bool) -> tuple:
+    """`_source`, with the rules' plans inlined or not."""
+    gen = PlanGen()
+    lines = ["def _dispatch(item):",
+             "    C[0] += 1",
              "    current = None",
-             "    try:"]
+             "    try:",
+             "        attributes = item.attributes"]
     rules = distinct_rules(entries)
     pad = "        "
     # attribute keys every rule from here on requires are tested once, before them
@@ -68,39 +117,109 @@ def _source(entries: list) -> tuple:
     if shared:
         test = " and ".join(f"{key!r} in attributes" for key in sorted(shared))
         lines.append(f"{pad}if not ({test}):")
-        # every rule still counts one attempt, as the loop counts it
-        for k in range(len(distinct_rules(entries))):
-            lines.append(f"{pad}    records[{k}].tried += 1")
         lines.append(f"{pad}    return None")
     last = None
     for rule, root, required, plan in entries:
+        k = next(i for i, r in enumerate(rules) if r is rule)
         if rule is not last:
-            k = next(i for i, r in enumerate(rules) if r is rule)
-            lines.append(f"{pad}record = records[{k}]")
-            lines.append(f"{pad}record.tried += 1")
             lines.append(f"{pad}current = {gen.const(rule)}")
             last = rule
         own = [key for key in required if not shared or key not in shared]
-        inner = pad
-        if own:
-            lines.append(f"{pad}if " + " and ".join(f"{key!r} in attributes" for key in own) + ":")
-            inner = pad + "    "
-        simple_test = getattr(plan, "simple_test", None)
-        compiled_match = getattr(plan, "compiled_match", None)
-        if simple_test is not None:
-            lines.append(f"{inner}if {gen.const(simple_test)}(item, ctx):")
-            lines.append(f"{inner}    record.matched += 1")
-            lines.append(f"{inner}    return Match(current, {{{plan.simple!r}: item}}, (item,))")
+        has = " and ".join(f"{key!r} in attributes" for key in own)
+        success = [f"M[{k}] += 1", "return {match}"]
+        if plan.simple is not None and (inline or plan.simple_test is not None):
+            lines += _simple(gen, rule, root, plan, has, k, pad, inline)
+        elif inline and compilable(rule, plan):
+            lines += _inlined(gen, rule, root, plan, has, k, pad, backrefs[id(rule)], join_keys)
+        elif inline and rule.kind != "value":
+            lines += _guarded(gen, rule, root, plan, has, k, pad, backrefs[id(rule)], join_keys)
         else:
-            call = (f"{gen.const(compiled_match)}(item, ctx, index)" if compiled_match is not None
+            call = (f"{gen.const(plan.compiled_match)}(item, ctx, index)"
+                    if plan.compiled_match is not None
                     else f"attempt(current, {root!r}, item, {gen.const(plan)})")
+            inner = pad
+            if has:
+                lines.append(f"{pad}if {has}:")
+                inner = pad + "    "
             lines.append(f"{inner}found = {call}")
             lines.append(f"{inner}if found is not None:")
-            lines.append(f"{inner}    record.matched += 1")
-            lines.append(f"{inner}    return found")
+            lines += [f"{inner}    " + s.format(match="found") for s in success]
     lines.append(f"{pad}return None")
     lines.append("    except EvalError as error:")
     lines.append("        raise eval_error(current, error, item) from None")
     code = compile("\n".join(lines) + "\n", "<rule dispatch>", "exec")
-    constants = {k: v for k, v in gen.globals.items() if k.startswith("K")}
+    constants = {k: v for k, v in gen.globals.items() if k not in ("ctx", "index")}
     return code, constants
+
+
+def _simple(gen: PlanGen, rule, root, plan, has: str, k: int, pad: str, inline: bool) -> list:
+    """A one-pattern rule with no operands or attributes: its `where` terms on the item (or
+    its compiled test called, when not `inline`, or the walk when there is none)."""
+    var = plan.simple
+    match = f"Match(current, {{{var!r}: item}}, (item,))"
+    try:
+        if not inline:
+            raise Unsupported("not inlined")
+        gen.op_locals.add("item")
+        terms = [f"bool({gen.expr(term, {var: 'item'})})" for term in plan.checks[0]
+                 if not (isinstance(term, A.Literal) and term.value is True)]
+        test = " and ".join(([has] if has else []) + terms) or "True"
+    except Unsupported:
+        if plan.simple_test is None:  # a term reads more than the op: the matcher walks it
+            call = f"attempt(current, {root!r}, item, {gen.const(plan)})"
+            inner = pad + ("    " if has else "")
+            return ([f"{pad}if {has}:"] if has else []) + [
+                f"{inner}found = {call}", f"{inner}if found is not None:",
+                f"{inner}    M[{k}] += 1", f"{inner}    return found"]
+        test = " and ".join(([has] if has else []) + [f"{gen.const(plan.simple_test)}(item, ctx)"])
+    return [f"{pad}if {test}:", f"{pad}    M[{k}] += 1", f"{pad}    return {match}"]
+
+
+def _guarded(gen: PlanGen, rule, root, plan, has: str, k: int, pad: str, backrefs: dict,
+             join_keys) -> list:
+    """A rule the matcher walks (`inside`): the root pattern's checks and the `where` terms
+    after it inlined first, so that `attempt` (which makes the same checks again) runs only at
+    ops where they hold."""
+    call = f"attempt(current, {root!r}, item, {gen.const(plan)})"
+    lines: list[str] = [f"{pad}while True:"]
+    if has:
+        lines += [f"{pad}    if not ({has}):", f"{pad}        break"]
+    try:
+        emitter = PlanEmitter(rule, plan, backrefs, tuple(join_keys), gen, lines)
+        emitter.emit_guard(len(pad) // 4 + 1, "item", "break")
+    except Unsupported:
+        lines = lines[:1] + ([f"{pad}    if not ({has}):", f"{pad}        break"] if has else [])
+    lines += [f"{pad}    found = {call}", f"{pad}    if found is not None:",
+              f"{pad}        M[{k}] += 1", f"{pad}        return found", f"{pad}    break"]
+    return lines
+
+
+def _inlined(gen: PlanGen, rule, root, plan, has: str, k: int, pad: str, backrefs: dict,
+             join_keys) -> list:
+    """A rule's compiled plan inlined: `while True:` around it, so that the root failing is
+    `break` (to the next rule) and a later pattern failing is `continue` (its loop)."""
+    lines: list[str] = []
+    depth = len(pad) // 4
+    try:
+        emitter = PlanEmitter(rule, plan, backrefs, tuple(join_keys), gen, lines)
+        lines.append(f"{pad}while True:")
+        if has:
+            lines.append(f"{pad}    if not ({has}):")
+            lines.append(f"{pad}        break")
+        emitter.emit(depth + 1, "item", "break",
+                     lambda d, env, ops: [f"M[{k}] += 1",
+                                          f"return Match(current, {env}, {ops})"],
+                     root_is_op=True)
+        lines.append(f"{pad}    break")
+    except Unsupported:
+        inner = pad
+        lines = []
+        if has:
+            lines.append(f"{pad}if {has}:")
+            inner = pad + "    "
+        call = (f"{gen.const(plan.compiled_match)}(item, ctx, index)"
+                if plan.compiled_match is not None
+                else f"attempt(current, {root!r}, item, {gen.const(plan)})")
+        lines += [f"{inner}found = {call}", f"{inner}if found is not None:",
+                  f"{inner}    M[{k}] += 1", f"{inner}    return found"]
+    return lines

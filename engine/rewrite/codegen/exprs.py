@@ -266,15 +266,26 @@ class SourceGen:
     def x_Compare(self, e, scope):
         left, right = self.expr(e.left, scope), self.expr(e.right, scope)
         if e.op in ("==", "!="):
-            test = f"equal({left}, {right})"
             literal = e.right.value if isinstance(e.right, A.Literal) else None
+            t = self.temp()
             if type(literal) in (int, str):
                 # against an int or string literal: a value of the same type compares with ==
-                t = self.temp()
                 test = (f"(({t} == {right}) if type({t} := {left}) is {type(literal).__name__} "
                         f"else equal({t}, {right}))")
+            else:
+                # two scalars of one type (int, str, bool, float) are equal exactly when ==
+                u = self.temp()
+                test = (f"(({t} == {u}) if type({t} := {left}) is type({u} := {right}) "
+                        f"and type({t}) in _SCALARS else equal({t}, {u}))")
             return test if e.op == "==" else f"(not {test})"
-        return f"_order({e.op!r}, {left}, {right}, {self.const(e.span)})"
+        tail = f", {right}, {self.const(e.span)})"
+        literal = e.right.value if isinstance(e.right, A.Literal) else None
+        if type(literal) in (int, float):
+            # against a number literal: an int or float compares directly (what _order does)
+            t = self.temp()
+            return (f"(({t} {e.op} {right}) if type({t} := {left}) is int or type({t}) is float "
+                    f"else _order({e.op!r}, {t}" + tail + ")")
+        return f"_order({e.op!r}, {left}" + tail
 
     def _membership(self, e, scope):
         left = self.expr(e.left, scope)
@@ -323,6 +334,7 @@ _INLINE = {
     "operands": ("type({t} := {x}) is Operation",
                  "[_v if _v is not None else ABSENT for _v in {t}.operands]"),
     "len": ("type({t} := {x}) in (list, tuple, str)", "len({t})"),
+    "uses": ("type({t} := {x}) is Operation", "_op_uses({t})"),
     "range": ("type({t} := {x}) is int", "list(range({t}))"),
 }
 
@@ -418,6 +430,14 @@ def _live(registered, ctx, func, span, *values):
     return ABSENT if result is None else result
 
 
+def _op_uses(op) -> int:
+    """`uses(op)`: the uses of all its results."""
+    results = op.results
+    if len(results) == 1:
+        return results[0].num_uses
+    return sum(r.num_uses for r in results)
+
+
 def _any(seq, span, body):
     for item in iterate(seq, span):
         if body(item):
@@ -467,12 +487,15 @@ def _arith(op, a, b, span):
                         span) from None
 
 
+#: Types whose values, when both sides have the type, are `equal` exactly when they are ==.
+_SCALARS = frozenset({int, str, bool, float})
+
 #: The names generated code may use besides its constants.
-HELPERS = dict(
+HELPERS = dict(_SCALARS=_SCALARS, 
     ABSENT=ABSENT, Operation=Operation, Value=Value, EvalError=EvalError, equal=equal, field=field,
     iterate=iterate, negate=negate, _unbound=_unbound, _result_ref=_result_ref,
     _attribute_field=_attribute_field, _subscript=_subscript, _registered=_registered,
-    _live=_live,
+    _live=_live, _op_uses=_op_uses,
     _any=_any, _all=_all, _first=_first, _order=_order, _in_plain=_in_plain,
     _contains_rl=contains, _arith=_arith,
 )
