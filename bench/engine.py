@@ -1,18 +1,19 @@
 """The rule engine on synthetic training programs of 10k, 100k and 1M ops, with xDSL and tinygrad
 as yardsticks.
 
-The workload (``engine_program.py``'s :func:`build_program`) is a tensor- and sequence-parallel training program for rank 0,
-built with ``engine/ir/builder.py``: 40 ops per layer — two parameters, an rms_norm, a matmul into a
-``dist_op.dtensor_to_local`` .. ``dist_op.dtensor_from_local`` local region (gelu, scale), a row
-parallel matmul whose ``all_reduce`` is split along axis 0 with this rank's piece sliced out (the
-sequence-parallel shape ``sp_fusion`` turns into a ``reduce_scatter``), an all_gather, a residual
-add, an ``all_reduce`` over a one-rank group, an attention-like transpose/matmul/softmax/matmul
-with a second residual add, two unused ops (``pd_op.shape``, ``pd_op.full_int_array``) — and,
-after all forward layers, their 17 grad ops in reverse layer order, each linked to its forward op by
-``grad_of``/``op_id``, with two ``sgd_`` updates per layer. Forward ops carry ``chunk_id``.
+The workload (``engine_program.py``'s :func:`build_program`) is a tensor- and sequence-parallel
+training program for rank 0, built with ``engine/ir/builder.py``: 40 ops per layer — two parameters,
+an rms_norm, a matmul into a ``dist_op.dtensor_to_local`` .. ``dist_op.dtensor_from_local`` local
+region (gelu, scale), a row parallel matmul whose ``all_reduce`` is split along axis 0 with this
+rank's piece sliced out (the sequence-parallel shape ``sp_fusion`` turns into a ``reduce_scatter``),
+an all_gather, a residual add, an ``all_reduce`` over a one-rank group, an attention-like
+transpose/matmul/softmax/matmul with a second residual add, two unused ops (``pd_op.shape``,
+``pd_op.full_int_array``) — and, after all forward layers, their 17 grad ops in reverse layer order,
+each linked to its forward op by ``grad_of``/``op_id``, with two ``sgd_`` updates per layer. Forward
+ops carry ``chunk_id``.
 
-The pass (``engine_rules.py``'s :data:`RULES`, ``.rw`` text) has the six rule shapes of the real passes:
-all_reduce + split_with_num + builtin.slice → reduce_scatter (``rules/sp_fusion.rw``); the
+The pass (``engine_rules.py``'s :data:`RULES`, ``.rw`` text) has the six rule shapes of the real
+passes: all_reduce + split_with_num + builtin.slice → reduce_scatter (``rules/sp_fusion.rw``); the
 ``grad_of``/``op_id`` join copying ``chunk_id`` (``rules/grad_chunk.rw``); dropping a collective
 over a one-rank group (``rules/drop_trivial_comm.rw``); a region rule tagging the ops of each local
 region; an attribute rewrite (exact gelu → tanh gelu); erasing unused constant/shape ops. Each

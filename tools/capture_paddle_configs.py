@@ -17,7 +17,8 @@ EXAMPLES_DIR = REPO / "examples"
 STEPS = 3
 LEARNING_RATE = 0.05
 SEED = 2024
-# AdamW as constructed below: Paddle's defaults apart from the weight decay
+# AdamW as make_optimizer (capture_paddle_models.py) makes it: Paddle's defaults apart from the
+# weight decay
 ADAMW = dict(beta1=0.9, beta2=0.999, epsilon=1e-8, weight_decay=0.01)
 
 # name -> configuration. `layer_stages[i]` is the pipeline stage of MyLinear layer i

@@ -11,6 +11,7 @@ from pathlib import Path
 import paddle_parallelize_models as pm
 from capture_paddle_configs import CONFIGS, DATA_DIR, EXAMPLES_DIR, LEARNING_RATE, STEPS
 
+
 def write_example(cfg_name: str, data_dir: Path = DATA_DIR) -> None:
     """Write ``examples/<cfg>/`` from the capture in ``<data_dir>/<cfg>/``."""
     cfg = CONFIGS[cfg_name]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+
 class Recorder:
     """Writes numbered stage files; holds the dist program once mix2dist has seen it."""
 
@@ -95,6 +96,9 @@ def patch_shard_dataloader_for_middle_stages() -> None:
 
 
 def install_hooks(rec: Recorder, forward_only: bool = False) -> None:
+    """Replace the engine's communicator start-up and parameter initialisation by no-ops and
+    wrap each pass it calls so that ``rec`` writes the program before and after it; with
+    ``forward_only``, raise ForwardCaptured once the forward dist program is written."""
     import paddle
     import paddle.autograd.ir_backward as ir_backward
     import paddle.distributed.auto_parallel.static.engine as engine_mod
@@ -203,6 +207,7 @@ def install_hooks(rec: Recorder, forward_only: bool = False) -> None:
 
 
 def program_names(program) -> tuple[list[str], list[str]]:
+    """(parameter names, ``pd_op.data`` names) of ``program``'s global block, in op order."""
     params, datas = [], []
     for op in program.global_block().ops:
         if op.name() == "builtin.parameter":

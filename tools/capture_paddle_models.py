@@ -11,6 +11,7 @@ import numpy as np
 import paddle_parallelize_models as pm
 from capture_paddle_configs import ADAMW, LEARNING_RATE, SEED, STEPS
 
+
 def build_model(cfg: dict, distributed: bool):
     """Return (layer, meshes). With distributed=False no dist API is touched.
 
@@ -157,6 +158,7 @@ def build_model(cfg: dict, distributed: bool):
 
 
 def make_optimizer(cfg: dict, parameters):
+    """SGD, or AdamW (``cfg["optimizer"] == "adamw"``, settings ``ADAMW``), at LEARNING_RATE."""
     import paddle
 
     if cfg.get("optimizer", "sgd") == "adamw":
@@ -198,6 +200,8 @@ def make_data(cfg: dict) -> tuple[np.ndarray, np.ndarray]:
 
 
 def make_strategy(cfg: dict):
+    """The semi-auto ``dist.Strategy``; with a pipeline, its schedule, degrees and
+    micro-batches (and the VPP degree and segment method)."""
     import paddle.distributed as dist
 
     strategy = dist.Strategy()

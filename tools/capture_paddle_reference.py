@@ -12,7 +12,9 @@ from pathlib import Path
 import numpy as np
 
 from capture_paddle_configs import ADAMW, CONFIGS, DATA_DIR, LEARNING_RATE, SEED, STEPS
-from capture_paddle_models import build_model, make_data, make_loss, make_optimizer, make_side_input
+from capture_paddle_models import (build_model, make_data, make_loss, make_optimizer,
+                                   make_side_input)
+
 
 def reference(cfg_name: str, data_dir: Path = DATA_DIR) -> None:
     """Train ``cfg_name``'s model without distribution for STEPS steps and write

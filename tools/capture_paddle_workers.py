@@ -12,10 +12,11 @@ import sys
 from pathlib import Path
 
 import paddle_parallelize_models as pm
-from capture_paddle_configs import CONFIGS, DATA_DIR, STEPS, LEARNING_RATE
+from capture_paddle_configs import CONFIGS, DATA_DIR, LEARNING_RATE, STEPS
 from capture_paddle_hooks import ForwardCaptured, Recorder, install_hooks
-from capture_paddle_models import (build_model, make_dist_loader, make_loader, make_loss,
-                                   make_optimizer, make_data, make_strategy)
+from capture_paddle_models import (build_model, make_data, make_dist_loader, make_loader,
+                                   make_loss, make_optimizer, make_strategy)
+
 
 def scaled_config(cfg_name: str, layers: int) -> dict:
     """``cfg_name`` with ``layers`` MyLinear layers, the first half on stage 0, the rest on 1."""
