@@ -121,6 +121,8 @@ def _run_example(args) -> int:
             from rulepass.outputs import check_out_folder
 
             check_out_folder(args.out, example.path)
+        check_run_outputs(example, args)  # no output is an input of the run (nor another output)
+        if args.out:
             check_output_dir(args.out, "--out folder")  # before the run, not after it
         dumps = IRDumps(args.print_ir_after_all, args.dump_dir)
         return example, dumps
@@ -154,6 +156,33 @@ def _run_example(args) -> int:
         write_outputs(options.out, result.records, result.events, report, example, options)
         console.print(f"wrote {options.out}")
     return 0 if report.ok else 1
+
+
+def check_run_outputs(example, args) -> None:
+    """``run``'s outputs are none of its inputs (the example's files, the rule files) nor one
+    another: every file ``--out`` will hold, and the ``.pir`` files already in ``--dump-dir``
+    (a dump file can only be an input if it exists now, as a link).
+
+    Raises:
+        OutputClash: naming the output and what it is.
+    """
+    from pathlib import Path
+
+    from rulepass.cli.destinations import check_outputs, command_inputs
+    from rulepass.outputs import out_files
+
+    inputs = [(f"the example's {p.name}", p) for p in sorted(example.path.iterdir())
+              if p.is_file()]
+    inputs = command_inputs(args.rules, inputs)
+    outputs = []
+    if args.out:
+        outputs += [("--out", Path(args.out) / name)
+                    for name in out_files(example.parallel.world_size)]
+    if args.dump_dir and Path(args.dump_dir).is_dir():
+        folder = Path(args.dump_dir)
+        outputs += [("--dump-dir", p) for p in sorted([*folder.glob("*.pir"),
+                                                       *folder.glob("rank*/*.pir")])]
+    check_outputs(inputs, outputs)
 
 
 class _PassList(argparse.Action):
@@ -197,6 +226,7 @@ def _register_rewrite(sub) -> None:
 
 
 def _run_rewrite(args) -> int:
+    from rulepass.cli.destinations import check_outputs, command_inputs, write_stdout
     from rulepass.cli.inputs import UsageError, load_program
     from rulepass.cli.passes import IRDumps, parse_params, plan_steps, run_steps, split_names
     from rulepass.engine.api import load_rules
@@ -207,6 +237,10 @@ def _run_rewrite(args) -> int:
     names = split_names(args.steps)
     params = parse_params(args.params)
     # Outputs are checked before the work, so a bad path fails at once, not after the pass.
+    inputs = command_inputs(args.rules, [("the input program", args.program)])
+    outputs = [(flag, path) for flag, path in (("-o", args.out), ("--trace", args.trace)) if path]
+    in_place = [("-o", "the input program")]  # `-o PROGRAM` rewrites it in place, atomically
+    check_outputs(inputs, outputs, in_place)
     if args.out:
         check_writable(args.out, "output file")
     if args.trace:
@@ -215,6 +249,9 @@ def _run_rewrite(args) -> int:
     rules = load_rules(args.rules, installed=True)
     program = load_program(args.program)
     steps = plan_steps(rules, names, params)
+    if dumps.folder is not None:  # its files are named after the steps
+        check_outputs(inputs, outputs + [("--dump-dir", dumps.file(n + 1, cpass.name))
+                                         for n, (cpass, _) in enumerate(steps)], in_place)
     rules.check_steps(program, steps)  # a rank the program does not have, a degree below 1
     if args.explain:
         rule, sep, position = args.explain.rpartition("@")
@@ -233,7 +270,7 @@ def _run_rewrite(args) -> int:
     if args.out:
         write_text(args.out, text)  # atomic: a failed write leaves the input, even in place
     else:
-        sys.stdout.write(text)
+        write_stdout(text)
     return 0
 
 
@@ -254,6 +291,7 @@ def _register_parallelize(sub) -> None:
 
 
 def _run_parallelize(args) -> int:
+    from rulepass.cli.destinations import check_outputs, command_inputs, write_stdout
     from rulepass.cli.inputs import load_program
     from rulepass.engine.api import load_rules
     from rulepass.engine.files import check_writable, read_text, write_text
@@ -262,6 +300,9 @@ def _run_parallelize(args) -> int:
     from rulepass.parallelize import check_serial, parallelize
 
     if args.out:
+        check_outputs(command_inputs(args.rules, [("the input program", args.serial),
+                                                   ("the --plan file", args.plan)]),
+                      [("-o", args.out)])
         check_writable(args.out)  # before the work, not after it
     plan = load_plan(read_text(args.plan, "plan file"), args.plan)
     program = load_program(args.serial)
@@ -271,7 +312,7 @@ def _run_parallelize(args) -> int:
     if args.out:
         write_text(args.out, text)
     else:
-        sys.stdout.write(text)
+        write_stdout(text)
     return 0
 
 
@@ -298,10 +339,11 @@ def _run_check(args) -> int:
 
 def cmd_print(args) -> int:
     """``rulepass print PROGRAM``: the program in canonical form on stdout."""
+    from rulepass.cli.destinations import write_stdout
     from rulepass.cli.inputs import load_program
     from rulepass.engine.pir.printer import print_program
 
-    sys.stdout.write(print_program(load_program(args.program)))
+    write_stdout(print_program(load_program(args.program)))
     return 0
 
 
