@@ -21,7 +21,7 @@ import re
 from lark import Lark, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
-from rulepass.engine.ir.attributes import Place, Symbol
+from rulepass.engine.ir.attributes import Place, Symbol, unquote_string
 from rulepass.engine.errors import ParseError, match_label, odd_character
 from rulepass.engine.errors import describe_expected as _describe_expected
 from rulepass.engine.ir.core import Block, Operation, Program, make_kwarg
@@ -49,11 +49,6 @@ def program_parser() -> Lark:
     package_file = importlib.resources.files("rulepass.grammar") / "__init__.py"
     return Lark.open("pir.lark", rel_to=str(package_file), parser="lalr",
                      propagate_positions=True)
-
-
-def _unquote(raw: str) -> str:
-    text = raw[1:-1]
-    return text.replace('\\"', '"').replace("\\\\", "\\") if "\\" in text else text
 
 
 _INTEGER = re.compile(r"-?\d+")
@@ -124,7 +119,7 @@ class ProgramBuilder(Transformer):
         return float(text)
 
     def STRING(self, t):
-        return _unquote(str(t))
+        return unquote_string(str(t)[1:-1])
 
     def TRUE(self, t):
         return True
