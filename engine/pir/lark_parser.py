@@ -165,7 +165,9 @@ class ProgramBuilder(Transformer):
 
     # ---- dist attributes -------------------------------------------------------------------
     def INT_LIST(self, t):
-        return [_int64(t, x) for x in _INTEGER.findall(t)]
+        # an integer outside int64 is reported at itself, not at the '[' (one line: no newline)
+        return [_int64(_Position(t.line, t.column + m.start()), m.group())
+                for m in _INTEGER.finditer(t)]
 
     def PARTIAL(self, t):
         m = _PARTIAL.search(t)
@@ -566,6 +568,9 @@ def syntax_error(e: UnexpectedInput, text: str, filename: str | None) -> ParseEr
             label = describe_characters(expected, line, col, lexer_error=False)
             if expected <= {"$END", "<END-OF-FILE>", "_NL"}:
                 label = "text after the end of the program (the '}' that closes it is above)"
+                if line.lstrip(" \t").startswith("process_group") and expected == {"_NL"}:
+                    label = ("text after a process group header, which is "
+                             "`process_group RING_ID : [r0,r1,...]` alone on its line")
                 if token.type == "ELSE":
                     label = "'} else {' outside an op with regions"
     label = label or example_label

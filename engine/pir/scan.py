@@ -432,7 +432,9 @@ def first_duplicate(items) -> str | None:
 def group_problem(ring_id: int, ranks: tuple, seen) -> str | None:
     """What is wrong with the header ``process_group ring_id : [ranks]`` after the ring ids
     ``seen``, or None; both parsers ask it, in this order (one format, one answer): a ring id
-    given twice, no ranks, a negative rank, a rank given twice."""
+    negative, given twice, no ranks, a negative rank, a rank given twice."""
+    if ring_id < 0:
+        return f"process_group {ring_id}: a ring id is >= 0"
     if ring_id in seen:
         return f"process_group {ring_id} is given twice"
     if not ranks:
