@@ -19,6 +19,7 @@ from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInpu
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.errors import RuleSyntaxError, match_label, odd_character
 from rulepass.engine.limits import LimitExceeded, int64
+from rulepass.engine.lang.nesting import check_nesting
 from rulepass.engine.lang.strings import decode_string
 from rulepass.engine.lang.syntax_errors import EXAMPLES, describe_expected
 
@@ -455,9 +456,16 @@ def parse_rules(text: str, filename: str | None = None) -> A.Module:
     parser = rule_parser()
     try:
         tree = parser.parse(text)
+        check_nesting(tree, filename)
         return RuleTreeBuilder(filename).transform(tree)
     except UnexpectedInput as error:
         raise syntax_error(error, text, filename) from None
+    except RuleSyntaxError as error:
+        lines = text.split("\n")
+        if error.line and error.line <= len(lines):
+            error.source_line = lines[error.line - 1]
+        raise RuleSyntaxError(error.message, error.file, error.line, error.col,
+                              error.source_line) from None
     except (RecursionError, VisitError) as error:
         if isinstance(error, VisitError) and isinstance(error.orig_exc, RuleSyntaxError):
             located = error.orig_exc
