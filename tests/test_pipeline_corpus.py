@@ -17,7 +17,7 @@ import pytest
 
 from rulepass.engine.pir.parse import parse_program
 from rulepass.runtime.pipeline import RankProgram, split_jobs, train
-from rulepass.runtime.schedules import Job, job_list
+from rulepass.runtime.schedules import Job, job_list, virtual_stage
 from rulepass.runtime.sharding import dist_types, local_piece, rank_micro_batch, shard_parameters
 
 CORPUS = Path(__file__).parent / "data" / "paddle"
@@ -35,7 +35,8 @@ DEADLOCKING_PLANS = {"gm_gparam_pp2_1f1b", "gm_input_pp2_1f1b", "gm_input_pp2_1f
                      "gm_param_pp2_1f1b", "gm_param_pp2_1f1b_3d", "gm_none_pp2_vpp2_3d"}
 #: Paddle's VPP chain on a 3-D global mesh sends the global value from stage 1 to stage 0 in the
 #: forward (a stage-to-stage reshard complete_chunk_id makes); our message keys assume sends go
-#: down the pipeline, so that transfer never matches.
+#: down the pipeline, so that transfer never matches (`unkeyed_forward_sends` finds such
+#: programs; this set checks that it does).
 UNKEYED = {"gm_none_pp2_vpp2_3d"}
 
 
@@ -137,8 +138,39 @@ def check_against_paddle(name, reference, ranks, types, result):
     return checked
 
 
-@pytest.mark.parametrize("name", [c for c in CONFIGS if c not in UNKEYED])
+def unkeyed_forward_sends(name: str) -> bool:
+    """Whether the forward sends and receives of configuration ``name``'s dense programs fail to
+    pair under `runtime.pipeline.message_key`: a send of virtual stage v is keyed boundary v, a
+    receive of virtual stage v boundary v - 1, so a value sent to anything but the next virtual
+    stage is never received."""
+    keys: dict = {}
+    for rank_dir in sorted((CORPUS / name).glob("rank*")):
+        config = json.loads((rank_dir / "config.json").read_text())
+        groups = {int(k): tuple(v) for k, v in
+                  json.loads((rank_dir / "process_groups.json").read_text()).items()}
+        rank = int(rank_dir.name[4:])
+        program = parse_program(stage_file(rank_dir, "dense_final.pir").read_text())
+        for op in program.ops:
+            if op.name in ("pd_op.send_v2", "pd_op.recv_v2") and op.op_role == 0:
+                peer = groups[op.attr("ring_id")][op.attr("peer")]
+                chunk = max(int(op.attr("chunk_id", 0)), 0) if config["vpp"] > 1 else 0
+                virtual = virtual_stage(stage_of(config, rank), chunk, config["pp"])
+                sending = op.name == "pd_op.send_v2"
+                pair = (rank, peer) if sending else (peer, rank)
+                keys.setdefault((pair, sending), []).append(virtual if sending else virtual - 1)
+    return any(sorted(keys.get((pair, True), [])) != sorted(keys.get((pair, False), []))
+               for pair, _ in keys)
+
+
+def test_the_unkeyed_sends_of_the_corpus_are_found():
+    assert {c for c in CONFIGS if unkeyed_forward_sends(c)} == UNKEYED & set(CONFIGS)
+
+
+@pytest.mark.parametrize("name", CONFIGS)
 def test_dense_programs_reproduce_paddle(name):
+    if unkeyed_forward_sends(name):
+        pytest.skip("a forward value goes to a virtual stage other than the next one: our "
+                    "message keys cannot pair it (UNKEYED)")
     config, reference, ranks, types, result = run_config(name)
     assert check_against_paddle(name, reference, ranks, types, result) >= len(np.load(CORPUS / name / "params.npz"))
     # A trace event per job per step on every rank, in order on each rank (and the jobs that give
