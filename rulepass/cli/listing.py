@@ -29,7 +29,7 @@ def _param(rule_set, param) -> str:
 
 def count(n: int, noun: str) -> str:
     """``n`` and ``noun``, plural unless n is 1: "1 rule", "3 rules", "1 micro-batch"."""
-    plural = noun[:-1] + "es" if noun.endswith("ch") else noun + "s"
+    plural = noun + "es" if noun.endswith("ch") else noun + "s"
     return f"{n} {noun if n == 1 else plural}"
 
 
