@@ -4,9 +4,11 @@ given (``--pass a --pass b``, ``--pass a,b``, ``--pipeline p``, mixed), as one f
 ``--dump-dir DIR``: mlir-opt's habits).
 
 Params (``-p KEY=VALUE``) reach every pass of the list that declares them, as a pipeline's params
-do (:meth:`~rulepass.engine.api.RuleSet.pipeline_steps`); a key given twice, a key no pass
-declares, a value that does not convert to the param's type and a missing param of a pass the
-command line names are usage errors (exit 2), all before anything runs.
+do (:meth:`~rulepass.engine.api.RuleSet.pipeline_steps`); a key given twice or an item
+without ``=`` is wrong usage (exit 2); a key no pass declares, a value that does not convert to
+the param's type and a missing param of a pass the command line names are problems with the
+params (exit 1, docs/spec/cli.md), named by pass and param rather than at the installed rule
+file's declaration the user did not write; all before anything runs.
 """
 
 from __future__ import annotations
@@ -75,10 +77,10 @@ def plan_steps(rules, names: list[tuple[str, str]], params: dict) -> list:
     checked and converted before anything runs.
 
     Raises:
-        RuleCompileError: an unknown pass or pipeline, a param a pipeline's own entries get
-            wrong (named as :meth:`RuleSet.resolve_params` names it).
-        UsageError: a param no pass declares, a value of the wrong type or a missing param of
-            a pass named with ``--pass``.
+        RuleCompileError: an unknown pass or pipeline; a param no pass declares, a value of the
+            wrong type or a missing param of a pass named with ``--pass`` (named by pass and
+            param); a param a pipeline's own entries get wrong (as
+            :meth:`RuleSet.resolve_params` names it).
     """
     steps, used, declared_all = [], set(), set()
     for kind, name in names:
@@ -93,7 +95,7 @@ def plan_steps(rules, names: list[tuple[str, str]], params: dict) -> list:
     unused = sorted(set(params) - used)
     if unused:
         listed = ", ".join(f"{kind} {name}" for kind, name in names)
-        raise UsageError(f"-p {', '.join(unused)}: no param of {listed} (their params: "
+        raise RuleCompileError(f"-p {', '.join(unused)}: no param of {listed} (their params: "
                          f"{', '.join(sorted(declared_all)) or 'none'})")
     out = []
     for kind, step, chosen in steps:
@@ -108,10 +110,10 @@ def plan_steps(rules, names: list[tuple[str, str]], params: dict) -> list:
 def _check_given(cpass, given: dict) -> None:
     """The ``-p`` values of one pass the command line names: each converts to its declared type
     and every param without a default is given. These are the command line's mistakes, reported
-    as usage errors naming the pass, not at the installed rule file's declaration.
+    named by pass and param, not at the installed rule file's declaration.
 
     Raises:
-        UsageError: naming the param, the pass and the declared type.
+        RuleCompileError: naming the param, the pass and the declared type.
     """
     from rulepass.engine.api import convert_param
 
@@ -120,12 +122,13 @@ def _check_given(cpass, given: dict) -> None:
         try:
             convert_param(text, kind)
         except RuleCompileError:
-            raise UsageError(f"-p {name}={text}: param {name!r} of pass {cpass.name} is "
-                             f"{'an' if kind == 'int' else 'a'} {kind}; {text!r} is not") from None
-    missing = [f"{name} ({param.type})" for name, param in cpass.params.items()
-               if name not in given and param.default is None]
-    if missing:
-        raise UsageError(f"pass {cpass.name} needs -p {', '.join(missing)}")
+            raise RuleCompileError(f"-p {name}={text}: param value {text!r} is not "
+                                   f"{'an' if kind == 'int' else 'a'} {kind} (param {name!r} "
+                                   f"of pass {cpass.name})") from None
+    for name, param in cpass.params.items():
+        if name not in given and param.default is None:
+            raise RuleCompileError(f"pass {cpass.name!r} needs param {name!r} ({param.type}); "
+                                   f"give it as -p {name}=...")
 
 
 class IRDumps:
