@@ -50,13 +50,13 @@ def test_deep_patterns_are_located_where_they_pass_the_limit():
     text = ("pass p { rule r { match { o = " + "pd_op.add(x, " * depth + "y" + ")" * depth
             + " } rewrite { erase o } } }\n")
     line, col = located(text, "the rules nest more than 100 levels deep here")
-    assert (line, col) == (1, len("pass p { rule r { match { o = ") + 1 + 100 * len("pd_op.add(x, "))
+    start = len("pass p { rule r { match { o = ") + 1
+    assert (line, col) == (1, start + 100 * len("pd_op.add(x, "))
 
 
 def test_deep_lists_are_located_where_they_pass_the_limit():
-    text = (HEAD.replace("where ", "") .replace("pd_op.add(x, y)", "pd_op.add(x, y) {a: "
-                                                                    + "[" * 5000 + "1" + "]" * 5000 + "}")
-            + "rewrite { erase o } } }\n")
+    value = "[" * 5000 + "1" + "]" * 5000
+    text = f"pass p {{ rule r {{ match {{ o = pd_op.add(x, y) {{a: {value}}} }} " + TAIL.lstrip()
     prefix = text.index("[")
     line, col = located(text, "the rules nest more than 100 levels deep here")
     # the op pattern is level 1, its attribute's lists levels 2..: the 100th '[' is past the limit

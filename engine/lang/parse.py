@@ -424,7 +424,8 @@ class RuleTreeBuilder(Transformer):
     def test_decl(self, meta, c):
         """Grammar rule `test_decl`."""
         name, run, text, expect = c
-        return A.TestDecl(str(name), run, program_text(text, self.filename), expect, self.span(meta))
+        return A.TestDecl(str(name), run, program_text(text, self.filename), expect,
+                          self.span(meta))
 
     def run_clause(self, meta, c):
         """Grammar rule `run_clause`."""
