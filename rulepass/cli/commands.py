@@ -212,7 +212,9 @@ def _run_rewrite(args) -> int:
     if args.trace:
         check_writable(args.trace, "trace file")
     dumps = IRDumps(args.print_ir_after_all, args.dump_dir)
-    rules = load_rules(args.rules, installed=True)
+    # Only the installed files declaring the passes asked for are loaded (all of them with
+    # --rules, whose files may name any installed pass, or --explain, which may name any rule).
+    rules = load_rules(args.rules, installed=True, needed=None if args.explain else names)
     program = load_program(args.program)
     steps = plan_steps(rules, names, params)
     rules.check_steps(program, steps)  # a rank the program does not have, a degree below 1
