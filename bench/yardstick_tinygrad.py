@@ -2,7 +2,7 @@
 tinygrad users write them — ``UPat`` rules in one ``PatternMatcher`` run by ``graph_rewrite`` on a
 ``UOp`` graph converted from the workload (each op a ``CUSTOM`` UOp with ``arg = (name, attrs,
 uid)``). Each decoy is one ``UPat`` (its operand shape written as ``src`` patterns) with a callback
-testing the op name and what the ``.rw`` decoy tests (``bench/engine.py``'s ``decoy_rules``);
+testing the op name and what the ``.rw`` decoy tests (``bench/engine_rules.py``'s ``decoy_rules``);
 tinygrad has no use lists, so the two decoys on use counts test only the name."""
 
 from __future__ import annotations

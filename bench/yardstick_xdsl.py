@@ -3,7 +3,7 @@ users write them — a ``RewritePattern`` class per rule, run by ``PatternRewrit
 ``GreedyRewritePatternApplier``, on a tiny IRDL dialect holding the workload's ops (one op class
 per op name). Each decoy is one ``RewritePattern`` whose ``match_and_rewrite`` is typed on its
 root op class with ``op_type_rewrite_pattern`` (xDSL then rejects other ops by ``isinstance``),
-and tests what the ``.rw`` decoy tests (``bench/engine.py``'s ``decoy_rules``)."""
+and tests what the ``.rw`` decoy tests (``bench/engine_rules.py``'s ``decoy_rules``)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """The package structure of docs/architecture.md holds: no import cycle (tools/import_cycles.py,
 the project's shared checker, counting imports inside functions), imports only in the package
 directions errors -> ir -> pir -> lang -> rewrite -> api -> paddle -> runtime -> rulepass, no
-private `_name` imported from another module, no module over 600 lines, at most 8 modules at the
-root of engine/."""
+private `_name` imported from another module, no module over 600 lines (tools/ and bench/
+included), at most 8 modules at the root of engine/."""
 
 from __future__ import annotations
 
@@ -115,10 +115,37 @@ def test_no_private_name_imported_across_modules():
     assert not wrong, "\n".join(wrong)
 
 
+#: folders of scripts outside the packages whose modules are held to MAX_LINES too (not tests/)
+SCRIPT_DIRS = ("tools", "bench")
+
+
+def oversized(paths, root: Path = ROOT) -> dict[str, int]:
+    """Path relative to ``root`` -> line count of each file over MAX_LINES."""
+    return {p.relative_to(root).as_posix(): n for p in paths
+            if (n := p.read_text().count("\n")) > MAX_LINES}
+
+
+def script_modules(root: Path = ROOT) -> list[Path]:
+    """The .py files under the SCRIPT_DIRS of ``root``."""
+    return sorted(p for d in SCRIPT_DIRS for p in (root / d).rglob("*.py"))
+
+
 def test_modules_are_small():
-    big = {f"{p.relative_to(ROOT)}": n for p in MODULES.values()
-           if (n := p.read_text().count("\n")) > MAX_LINES}
+    big = oversized([*MODULES.values(), *script_modules()])
     assert not big, big
+
+
+def test_the_size_check_covers_tools_and_bench(tmp_path):
+    """tools/ and bench/ scripts are counted (the capture tool and the engine benchmark among
+    them, tests/ not), and a script one line over the limit is reported."""
+    names = {p.relative_to(ROOT).as_posix() for p in script_modules()}
+    assert {"tools/capture_paddle.py", "bench/engine.py"} <= names
+    assert not any(n.startswith("tests/") for n in names)
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "bench").mkdir()
+    (tmp_path / "tools" / "big.py").write_text("x = 1\n" * (MAX_LINES + 1))
+    (tmp_path / "bench" / "fits.py").write_text("x = 1\n" * MAX_LINES)
+    assert oversized(script_modules(tmp_path), tmp_path) == {"tools/big.py": MAX_LINES + 1}
 
 
 def test_engine_root_holds_few_modules():

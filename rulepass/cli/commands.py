@@ -9,7 +9,7 @@ import gc
 import os
 import sys
 
-from rulepass.cli.inputs import path_argument
+from rulepass.cli.inputs import path_argument, positive_int, positive_seconds
 
 REGISTRY: dict = {}
 
@@ -33,7 +33,7 @@ def _register_jobs(sub) -> None:
     p.add_argument("--pp", type=int, required=True, help="pipeline degree (stages)")
     p.add_argument("--vpp", type=int, default=None, help="virtual chunks per stage (VPP, ZBVPP)")
     p.add_argument("--stage", type=int, required=True, help="this stage, 0-based")
-    p.add_argument("--micro-batches", type=int, required=True, dest="micro_batches")
+    p.add_argument("--micro-batches", type=positive_int, required=True, dest="micro_batches")
     p.set_defaults(func=_run_jobs)
 
 
@@ -56,14 +56,14 @@ def _register_run(sub) -> None:
 
     p.add_argument("--backend", choices=list(BACKENDS), default="local",
                    help="; ".join(f"{b.name}: {b.help}" for b in BACKENDS.values()))
-    p.add_argument("--steps", type=int, default=None, help="steps to run (default: all)")
+    p.add_argument("--steps", type=positive_int, default=None, help="steps to run (default: all)")
     from rulepass.runtime.schedules import SCHEDULES
 
     p.add_argument("--schedule", choices=list(SCHEDULES), default=None)
-    p.add_argument("--micro-batches", type=int, default=None, dest="micro_batches")
+    p.add_argument("--micro-batches", type=positive_int, default=None, dest="micro_batches")
     p.add_argument("--rules", type=path_argument, action="append", default=[], metavar="PATH",
                    help="more .rw files or folders (repeatable)")
-    p.add_argument("--comm-timeout", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--comm-timeout", type=positive_seconds, default=None, metavar="SECONDS",
                    dest="comm_timeout",
                    help="end the job when a rank waits this long for a peer, naming the peer "
                         "(default 60; also RULEPASS_COMM_TIMEOUT)")
@@ -106,12 +106,7 @@ def _run_example(args) -> int:
 
     def prepare():
         """Everything checked before the run (on every MPI rank alike)."""
-        if args.micro_batches is not None and args.micro_batches < 1:
-            raise ExampleError(f"--micro-batches must be at least 1, got {args.micro_batches}")
-        if args.comm_timeout is not None:
-            if not args.comm_timeout > 0:
-                raise ExampleError(f"--comm-timeout must be a positive number of seconds, got "
-                                   f"{args.comm_timeout:g}")
+        if args.comm_timeout is not None:  # > 0 and finite (positive_seconds)
             # every backend reads it (collectives.comm_timeout), MPI ranks from their environment
             os.environ["RULEPASS_COMM_TIMEOUT"] = repr(args.comm_timeout)
         example = load_example(args.example)
