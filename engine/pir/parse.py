@@ -25,6 +25,7 @@ class _SyntaxFailure(ParseError):
 
 
 _RESULT_NAME = re.compile(r"%[A-Za-z0-9_.@]+|<<NULL VALUE>>")
+_HEADER_INT = re.compile(r"-?\d+")
 _GROUP = re.compile(r"process_group\s+(-?\d+)\s*:\s*\[([\d,\s]*)\]\s*$")
 
 
@@ -74,12 +75,9 @@ class ProgramParser:
                         raise self.error("malformed process group header; expected "
                                          "'process_group RING_ID : [r0,r1,...]'", indent,
                                          syntax=True)
-                    try:
-                        ranks = tuple(int64(x) for x in m.group(2).replace(" ", "").split(",")
-                                      if x)
-                        ring_id = int64(m.group(1))
-                    except LimitExceeded as e:
-                        raise self.error(e.message, indent) from None
+                    ring_id = self.header_int(m, 1, indent)
+                    ranks = tuple(self.header_int(r, 0, indent + m.start(2))
+                                  for r in _HEADER_INT.finditer(m.group(2)))
                     problem = group_problem(ring_id, ranks, groups)
                     if problem:
                         raise self.error(problem, indent)
@@ -122,6 +120,14 @@ class ProgramParser:
                              else "empty program: expected '{'", syntax=True)
         program.process_groups = groups
         return program
+
+    def header_int(self, m: re.Match, group: int, offset: int) -> int:
+        """Group ``group`` of ``m`` (a match in a header line's text from column ``offset`` + 1)
+        as an int64; a `ParseError` at the number when it is outside int64."""
+        try:
+            return int64(m.group(group))
+        except LimitExceeded as e:
+            raise self.error(e.message, offset + m.start(group)) from None
 
     def parse_kwarg(self, stripped: str, indent: int, program: Program) -> None:
         sc = Scanner(stripped)
