@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import importlib
 import importlib.resources
+import re
 from pathlib import Path
 
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.rewrite.driver import Driver, run_pass
-from rulepass.engine.errors import RuleCompileError
+from rulepass.engine.errors import RuleCompileError, RulepassError
 from rulepass.engine.ir.core import Program
 from rulepass.engine.lang.check import check_value_type
 from rulepass.engine.rewrite.compiled import CompiledPass, Sources, build_rule_set, constant, load_modules
@@ -278,19 +279,70 @@ class RuleSet:
         return f"op {position} ({op.name}): " + driver.matcher.explain(rule, op)
 
 
-def load_rules(paths, installed: bool = False, compiled: bool = True) -> RuleSet:
+def load_rules(paths, installed: bool = False, compiled: bool = True,
+               needed=None) -> RuleSet:
     """Load and check rule files (files or folders of `.rw` files; `include`s followed), plus
     the installed `rules/` when `installed`. Raises RuleSyntaxError or RuleCompileError.
 
     `compiled`: the rule set matches and rewrites through generated Python (the fast path);
-    False runs the tree walks that define what the generated code must compute."""
+    False runs the tree walks that define what the generated code must compute.
+
+    `needed`: (kind, name) pairs, kind "pass" or "pipeline" (`rulepass rewrite --pass NAME`):
+    the caller uses only these. When nothing but the installed rules is loaded, only the
+    installed files declaring them and what those include are then loaded and checked
+    (`installed_subset`), not every installed pass: a command running one pass does not pay
+    for the other fifteen files. Whenever that subset fails (a name it does not declare, any
+    error in its files) the whole rule set is loaded, so what is reported is exactly what it
+    would be without `needed`."""
     import_function_modules()
+    if needed and installed and not paths:
+        subset = installed_subset(list(needed), compiled)
+        if subset is not None:
+            return subset
     paths = [Path(p) for p in paths]
     if installed:
         paths.insert(0, installed_rules())
     sources = Sources()
     modules = load_modules(paths, sources)
     passes, pipelines, tests, defs = build_rule_set(modules, sources)
+    return RuleSet(passes, pipelines, tests, sources, compiled, defs)
+
+
+#: a `pass NAME` or `pipeline NAME` declaration at the start of a line (comments start with #)
+_DECLARATION = re.compile(r"^[ \t]*(pass|pipeline)[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.M)
+
+
+def installed_subset(needed: list, compiled: bool = True) -> RuleSet | None:
+    """The rule set of the installed files declaring the (kind, name) pairs of `needed`, with
+    what they include, or None when that cannot stand in for the whole installed set: a name
+    declared by no installed file or by more than one, a file that cannot be read, or any
+    error loading or checking the subset (the caller then loads everything and reports what
+    that reports). The files are found by their `pass NAME` / `pipeline NAME` lines and loaded
+    in the installed folder's order; the subset must then declare every needed name as the
+    kind asked for, so a line that only looks like a declaration changes nothing."""
+    folder = installed_rules()
+    try:
+        files = sorted(folder.glob("*.rw"))
+        declared = {path: {(m.group(1), m.group(2)) for m in
+                           _DECLARATION.finditer(path.read_text(encoding="utf-8"))}
+                    for path in files}
+    except (OSError, UnicodeError):
+        return None
+    chosen = set()
+    for kind, name in needed:
+        found = [path for path in files if (kind, name) in declared[path]]
+        if len(found) != 1:
+            return None
+        chosen.add(found[0])
+    sources = Sources()
+    try:
+        modules = load_modules([path for path in files if path in chosen], sources)
+        passes, pipelines, tests, defs = build_rule_set(modules, sources)
+    except RulepassError:
+        return None
+    for kind, name in needed:
+        if name not in (passes if kind == "pass" else pipelines):
+            return None
     return RuleSet(passes, pipelines, tests, sources, compiled, defs)
 
 

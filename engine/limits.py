@@ -72,8 +72,15 @@ def region_nesting_message() -> str:
             f"a region ...); rulepass reads at most {MAX_REGION_NESTING}")
 
 
+#: A string attribute as Paddle prints it (``ir.attributes.format_string``), the one string rule
+#: of both program parsers: ``"``, characters in which ``\\"`` does not end the string, ``"``.
+#: Newlines may occur. A backslash is never split from the quote after it, even when
+#: backtracking; linear in the text (every alternative after the first character class starts
+#: with a backslash, which the class excludes).
+STRING_PATTERN = r'"([^"\\]*(?:\\(?:"|(?!"))[^"\\]*)*)"'
+
 _BRACKET_OR_QUOTE = re.compile(r'[\[\]{}"]')
-_STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')  # linear, constant memory (scan.STRING)
+_STRING = re.compile(STRING_PATTERN)  # Paddle's strings: only `\"` escapes, newlines may occur
 
 
 def first_too_deep(text: str, limit: int = MAX_NESTING) -> int | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 
 import attrs
+import numpy as np
 
 from rulepass.engine.errors import RulepassError
 from rulepass.engine.ir.types import DistTensorType
@@ -54,8 +55,8 @@ def check_parallel_config(program, parallel, config_file: str) -> None:
         stages = {mesh.process_ids for mesh in meshes if len(mesh.process_ids) == size}
         covered = {rank for ids in stages for rank in ids}
         if len(stages) != parallel.pp or covered != ranks:
-            raise CheckError(f"[parallel] pp = {parallel.pp}, but the program has "
-                             f"{len(stages)} stage mesh(es) of {size} rank(s) each", config_file)
+            raise CheckError(f"[parallel] pp = {parallel.pp}, but {_stages_text(program, ranks)}",
+                             config_file)
     else:
         partial = sorted({op.dist_attr.mesh.process_ids for op in program.walk()
                           if op.dist_attr is not None} - {tuple(sorted(ranks))})
@@ -71,6 +72,22 @@ def check_parallel_config(program, parallel, config_file: str) -> None:
             raise CheckError(f"[parallel] {key} = {getattr(parallel, key)}, but the program's "
                              f"stage meshes have dimensions of {found} rank(s) that {what}",
                              config_file)
+
+
+def _stages_text(program, ranks) -> str:
+    """What ``program`` has in place of the configured stages, for the pp check's message:
+    the process meshes its ops run on that hold part of the ranks (its pipeline stages), or
+    that every op runs on all of them."""
+    partial = sorted({tuple(sorted(op.dist_attr.mesh.process_ids)) for op in program.walk()
+                      if op.dist_attr is not None} - {tuple(sorted(ranks))})
+    if not partial:
+        return (f"every op of the program runs on the process mesh of all {len(ranks)} ranks "
+                "(no pipeline stages: pp = 1)")
+    sizes = sorted({len(ids) for ids in partial})
+    shown = ", ".join(f"[{', '.join(map(str, ids))}]" for ids in partial[:4])
+    each = f" of {sizes[0]} rank(s) each" if len(sizes) == 1 else ""
+    return (f"the program's ops run on {len(partial)} stage mesh(es){each} ({shown}"
+            f"{' ...' if len(partial) > 4 else ''})")
 
 
 def _sharding_degrees(program, stage_size: int) -> tuple[int, int]:
@@ -199,6 +216,8 @@ def check_example_arrays(example, program, micro_batches: int, skip_inputs=()) -
                 raise CheckError(f"{key!r} is not a parameter of the program (parameters: "
                                  f"{', '.join(sorted(parameters)) or 'none'})", str(root / file))
             check_array(str(root / file), key, array, parameters[key])
+            if file == "params.npz":
+                check_finite(str(root / file), key, array)
     # without params_final.npz the final parameters are compared with the single-device run
     missing = sorted(set(example.params) - set(example.final_params)) if example.final_params else []
     if missing:
@@ -219,6 +238,28 @@ def check_example_arrays(example, program, micro_batches: int, skip_inputs=()) -
         if shape and shape[0] >= 0:  # one step holds every micro-batch
             declared = attrs.evolve(declared, shape=(shape[0] * micro_batches, *shape[1:]))
         check_array(str(root / "data.npz"), key, array, declared, ("steps",))
+        check_finite(str(root / "data.npz"), key, array)
+
+
+def check_finite(file: str, key: str, array) -> None:
+    """A float array of the example's inputs (``params.npz``, ``data.npz``) must hold numbers
+    only: a NaN or infinite initial value or sample trains into NaN everywhere (and numpy's
+    warnings) and ends in a MISMATCH that blames the passes.
+
+    Raises:
+        CheckError: naming the file, the key, what it holds and where first.
+    """
+    array = np.asarray(array)
+    if not np.issubdtype(array.dtype, np.inexact):
+        return
+    bad = ~np.isfinite(array)
+    if bad.any():
+        index = tuple(int(i) for i in np.argwhere(bad)[0])
+        value = array[index]
+        what = "NaN" if value != value else "an infinite value"
+        raise CheckError(f"{key!r} holds {what} (first at index {list(index)}; "
+                         f"{int(bad.sum())} non-finite of {array.size}): inputs must be finite",
+                         file)
 
 
 def check_example(example, skip_inputs=("learning_rate_0",)):
@@ -237,5 +278,73 @@ def check_example(example, skip_inputs=("learning_rate_0",)):
     check_parallel_config(forward, example.parallel, str(example.path / "config.toml"))
     check_schedule(example.parallel.schedule, example.parallel.vpp,
                    str(example.path / "config.toml"))
+    check_vpp_layout(forward, example.parallel, str(example.path / "config.toml"))
+    check_micro_batches(example, forward, str(example.path / "config.toml"))
     check_example_arrays(example, forward, example.parallel.micro_batches, skip_inputs)
     return forward
+
+
+def check_vpp_layout(program, parallel, config_file: str) -> None:
+    """With ``vpp > 1``, the layout ``complete_chunk_id`` (the chain's first step) will compute
+    from ``program``, the example's forward program: ``seg_method`` must name the layers and
+    every stage must hold at least ``vpp`` of them. Checked here so that a wrong config is
+    reported against the config file, not at the installed rule that runs the layout.
+
+    Raises:
+        CheckError: naming the config file, its ``vpp`` / ``seg_method`` and the reason
+            (:func:`rulepass.engine.paddle.functions.vpp_layout`'s message).
+    """
+    from rulepass.engine.paddle.functions import VppLayoutError, vpp_layout
+
+    if parallel.vpp < 2:
+        return
+    try:
+        vpp_layout(program, parallel.pp, parallel.vpp, parallel.seg_method,
+                   parallel.schedule.lower() in ("zbvpp", "zbv"))
+    except VppLayoutError as error:
+        raise CheckError(f"[parallel] vpp = {parallel.vpp}, seg_method = "
+                         f"{parallel.seg_method!r}: {error}", config_file) from None
+
+
+def check_micro_batches(example, program, config_file: str) -> None:
+    """``[parallel] micro_batches`` against the program and ``data.npz``: the program's inputs
+    hold one micro-batch (their dim 0) and ``data.npz`` the global batch of each step (its dim
+    1), so the config's count must divide the global batch into micro-batches of the program's
+    size. The same message as ``--micro-batches`` when it does not divide it.
+
+    Raises:
+        CheckError: naming the config file, the count, the global batch and the input.
+    """
+    count = example.parallel.micro_batches
+    inputs = program_inputs(program)
+    for key, array in sorted(example.data.items()):
+        shape = tuple(getattr(inputs.get(key), "shape", ()))
+        if not shape or shape[0] <= 0 or getattr(array, "ndim", 0) < 2:
+            continue
+        batch, size = int(array.shape[1]), shape[0]
+        if batch % size:
+            continue  # data.npz is wrong whatever the count: check_array says so
+        if batch % count:
+            raise CheckError(f"[parallel] micro_batches = {count} does not divide the global "
+                             f"batch of {batch} samples ({key!r} of data.npz); choose a divisor "
+                             f"of {batch} (the program's inputs hold micro-batches of {size}: "
+                             f"micro_batches = {batch // size})", config_file)
+        if batch // count != size:
+            raise CheckError(f"[parallel] micro_batches = {count} splits the global batch of "
+                             f"{batch} samples ({key!r} of data.npz) into micro-batches of "
+                             f"{batch // count}, but the program's inputs hold {size} samples "
+                             f"(micro_batches = {batch // size}; --micro-batches re-derives the "
+                             "program for another count)", config_file)
+
+
+def unchecked_references(example) -> list:
+    """What ``rulepass run`` cannot compare with Paddle because the example lacks the file, one
+    sentence each for the report's "not checked" lines (the single-device run still checks
+    losses and parameters): no ``reference.json`` (Paddle's losses), no ``params_final.npz``
+    (Paddle's final parameters)."""
+    gaps = []
+    if example.reference_losses is None:
+        gaps.append("losses vs Paddle (no reference.json)")
+    if not example.final_params:
+        gaps.append("final parameters vs Paddle (no params_final.npz)")
+    return gaps

@@ -121,6 +121,20 @@ def _read_npz(path: Path) -> dict:
     return read_npz(path, "array file")
 
 
+def _optional(path: Path) -> bool:
+    """Whether the example has the optional file ``path`` (``reference.json``,
+    ``params_final.npz``, ``opt_state.npz``). A symbolic link to nothing (git-annex content not
+    fetched, a moved target) is not "absent": the run would silently skip Paddle's check.
+
+    Raises:
+        ExampleError: naming the dangling link and its target.
+    """
+    if path.is_symlink() and not path.exists():
+        raise ExampleError(f"{path}: a symbolic link to {os.readlink(path)!r}, which does not "
+                           "exist (git-annex content not fetched?); fetch it or remove the link")
+    return path.exists()
+
+
 def _read_text(path: Path) -> str:
     """The text of one of the example's files (:func:`rulepass.engine.files.read_text`)."""
     if not os.path.lexists(path):  # a dangling link or a link loop: read_text names it
@@ -283,8 +297,9 @@ def _reference(root: Path, train: dict, config_file: Path, data_steps: int):
                                  or declared < 1):
         raise ExampleError(f"{config_file}: [train] steps must be an integer >= 1, "
                            f"got {declared!r}")
-    if not reference_file.exists():
-        if (root / "params_final.npz").exists():
+    has_final = _optional(root / "params_final.npz")
+    if not _optional(reference_file):
+        if has_final:
             return None, declared if declared is not None else data_steps, None
         return None, None, None
     reference = read_json(reference_file, "reference file")
@@ -338,9 +353,9 @@ def load_example(path) -> Example:
     data = _read_npz(root / "data.npz")
     steps = _data_steps(data, root / "data.npz")
     losses, reference_steps, rng_seed = _reference(root, train, config_file, steps)
-    opt_state = _read_npz(root / "opt_state.npz") if (root / "opt_state.npz").exists() else {}
+    opt_state = _read_npz(root / "opt_state.npz") if _optional(root / "opt_state.npz") else {}
     return Example(root, pc, optimizer, lr, steps, rtol, forward_text,
                    _read_npz(root / "params.npz"), data, losses,
-                   _read_npz(root / "params_final.npz") if (root / "params_final.npz").exists()
+                   _read_npz(root / "params_final.npz") if _optional(root / "params_final.npz")
                    else {}, opt_state, atol, rng_seed=rng_seed,
                    reference_steps=reference_steps)

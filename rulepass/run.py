@@ -29,7 +29,7 @@ import attrs
 import numpy as np
 
 from rulepass.chain import CompiledRank, compile_rank
-from rulepass.checks import pipeline_stages
+from rulepass.checks import pipeline_stages, unchecked_references
 from rulepass.engine.api import load_rules
 from rulepass.engine.paddle.optimizer import optimizer_state_initial_values
 from rulepass.engine.pir.parse import parse_program
@@ -355,7 +355,7 @@ def summarize(example: Example, result: RunResult) -> Report:
     single = result.single.summary()
     single_losses = single["losses"][: len(losses)]
     paddle = example.reference_losses[: len(losses)] if example.reference_losses else None
-    unchecked = []
+    unchecked = unchecked_references(example)  # a missing reference.json, params_final.npz
     if result.draws_unmatched and (paddle is not None or example.final_params):
         # without the generator's seed Paddle's random numbers are not ours: its losses and
         # parameters cannot be matched, the single-device run (same draws as ours) still can

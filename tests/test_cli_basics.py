@@ -31,7 +31,12 @@ def test_list_shows_param_defaults(tmp_path, capsys):
                                    "  rule r { match { o = pd_op.relu(_) } rewrite { erase o } }\n"
                                    "}\n")
     assert main(["list", "--rules", str(tmp_path / "r.rw")]) == 0
-    assert "  p(axis: int = -1, name: str = 'x')" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "  p(axis: int = -1, name: str = 'x')" in out
+    # new-user item 15: singular counts
+    assert "[sweep, 1 rule]" in out and "1 rules" not in out
+    assert "FThenB, 1 micro-batch)" in out and "1 micro-batches" not in out
+    assert "1F1B, 4 micro-batches)" in out
 
 
 def test_rewrite_help_names_passes_and_pipelines():

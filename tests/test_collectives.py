@@ -287,5 +287,11 @@ def test_run_ranks_timeout_from_the_environment(monkeypatch):
 def test_cli_comm_timeout_must_be_positive(capsys):
     from rulepass.cli.main import main
 
-    assert main(["run", "mp2", "--comm-timeout", "0"]) == 1
-    assert "--comm-timeout must be a positive number" in capsys.readouterr().err
+    import pytest
+
+    # wrong usage (exit 2, as argparse's own errors): the command line is wrong, not the example
+    for value in ("0", "-5", "nan", "inf"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["run", "mp2", "--comm-timeout", value])
+        assert exit_.value.code == 2
+        assert "--comm-timeout: must be a positive number of seconds" in capsys.readouterr().err

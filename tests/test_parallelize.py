@@ -27,9 +27,19 @@ CORPUS = Path(__file__).resolve().parent / "data" / "paddle"
 #: data parallel on a mesh dimension other than the first: Paddle's shard_dataloader marks the
 #: batch Shard(0) on the mesh's first dimension while its sampler splits it by the dp rank; we
 #: shard it along "dp", as the plan says (docs/deviations.md)
-DP_NOT_FIRST = ["par_mp2_dp2", "par_3d_pp_mp_dp"]
-CAPTURES = sorted(p.name for p in CORPUS.iterdir()
-                  if (p / "plan.toml").is_file() and p.name not in DP_NOT_FIRST)
+#: (told from the plan, so that captures we do not have are judged alike)
+
+
+def dp_not_first(config: Path) -> bool:
+    """Whether the plan's "dp" is not the first dimension of its stage meshes (the mesh's
+    dimensions without "pp"): the case of the deviation."""
+    stage_dims = [d for d in load_plan((config / "plan.toml").read_text()).dim_names if d != "pp"]
+    return "dp" in stage_dims and stage_dims[0] != "dp"
+
+
+PLANNED = sorted(p for p in CORPUS.iterdir() if (p / "plan.toml").is_file())
+DP_NOT_FIRST = [p.name for p in PLANNED if dp_not_first(p)]
+CAPTURES = [p.name for p in PLANNED if not dp_not_first(p)]
 # a reshard onto a 1-D mesh: Paddle hard-codes two placements (pipeline_parallel.py pre-hook)
 QUIRK = re.compile(r"(mesh_shape:\[\d+\],process_ids:\[[\d,]*\],dims_mappings:\[[-\d,]*\], )"
                    r"placements:\[Replicate\(\), Replicate\(\)\]")

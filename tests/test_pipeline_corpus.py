@@ -17,7 +17,7 @@ import pytest
 
 from rulepass.engine.pir.parse import parse_program
 from rulepass.runtime.pipeline import RankProgram, split_jobs, train
-from rulepass.runtime.schedules import Job, job_list
+from rulepass.runtime.schedules import Job, job_list, virtual_stage
 from rulepass.runtime.sharding import dist_types, local_piece, rank_micro_batch, shard_parameters
 
 CORPUS = Path(__file__).parent / "data" / "paddle"
@@ -26,14 +26,17 @@ CORPUS = Path(__file__).parent / "data" / "paddle"
 CONFIGS = sorted(p.name for p in CORPUS.iterdir() if (p / "reference.json").exists()
                  and list((p / "rank0").glob("*_dense_final.pir")))
 PIPELINES = [c for c in CONFIGS if (CORPUS / c / "rank0" / "jobs.txt").exists()]
-#: Paddle's own job lists call the broadcasts of a global pipeline mesh in different orders on
-#: the ranks (or a broadcast before a pipeline receive the other rank waits in): they deadlock,
-#: as docs/deviations.md records (tests/test_global_mesh.py shows the orders).
+#: configurations of the committed corpus whose Paddle job lists deadlock (`paddle_plan_stalls`
+#: finds them; this list only checks that it does): Paddle's own job lists call the broadcasts of
+#: a global pipeline mesh in different orders on the ranks (or a broadcast before a pipeline
+#: receive the other rank waits in), as docs/deviations.md records (tests/test_global_mesh.py
+#: shows the orders).
 DEADLOCKING_PLANS = {"gm_gparam_pp2_1f1b", "gm_input_pp2_1f1b", "gm_input_pp2_1f1b_3d",
                      "gm_param_pp2_1f1b", "gm_param_pp2_1f1b_3d", "gm_none_pp2_vpp2_3d"}
 #: Paddle's VPP chain on a 3-D global mesh sends the global value from stage 1 to stage 0 in the
 #: forward (a stage-to-stage reshard complete_chunk_id makes); our message keys assume sends go
-#: down the pipeline, so that transfer never matches.
+#: down the pipeline, so that transfer never matches (`unkeyed_forward_sends` finds such
+#: programs; this set checks that it does).
 UNKEYED = {"gm_none_pp2_vpp2_3d"}
 
 
@@ -135,8 +138,39 @@ def check_against_paddle(name, reference, ranks, types, result):
     return checked
 
 
-@pytest.mark.parametrize("name", [c for c in CONFIGS if c not in UNKEYED])
+def unkeyed_forward_sends(name: str) -> bool:
+    """Whether the forward sends and receives of configuration ``name``'s dense programs fail to
+    pair under `runtime.pipeline.message_key`: a send of virtual stage v is keyed boundary v, a
+    receive of virtual stage v boundary v - 1, so a value sent to anything but the next virtual
+    stage is never received."""
+    keys: dict = {}
+    for rank_dir in sorted((CORPUS / name).glob("rank*")):
+        config = json.loads((rank_dir / "config.json").read_text())
+        groups = {int(k): tuple(v) for k, v in
+                  json.loads((rank_dir / "process_groups.json").read_text()).items()}
+        rank = int(rank_dir.name[4:])
+        program = parse_program(stage_file(rank_dir, "dense_final.pir").read_text())
+        for op in program.ops:
+            if op.name in ("pd_op.send_v2", "pd_op.recv_v2") and op.op_role == 0:
+                peer = groups[op.attr("ring_id")][op.attr("peer")]
+                chunk = max(int(op.attr("chunk_id", 0)), 0) if config["vpp"] > 1 else 0
+                virtual = virtual_stage(stage_of(config, rank), chunk, config["pp"])
+                sending = op.name == "pd_op.send_v2"
+                pair = (rank, peer) if sending else (peer, rank)
+                keys.setdefault((pair, sending), []).append(virtual if sending else virtual - 1)
+    return any(sorted(keys.get((pair, True), [])) != sorted(keys.get((pair, False), []))
+               for pair, _ in keys)
+
+
+def test_the_unkeyed_sends_of_the_corpus_are_found():
+    assert {c for c in CONFIGS if unkeyed_forward_sends(c)} == UNKEYED & set(CONFIGS)
+
+
+@pytest.mark.parametrize("name", CONFIGS)
 def test_dense_programs_reproduce_paddle(name):
+    if unkeyed_forward_sends(name):
+        pytest.skip("a forward value goes to a virtual stage other than the next one: our "
+                    "message keys cannot pair it (UNKEYED)")
     config, reference, ranks, types, result = run_config(name)
     assert check_against_paddle(name, reference, ranks, types, result) >= len(np.load(CORPUS / name / "params.npz"))
     # A trace event per job per step on every rank, in order on each rank (and the jobs that give
@@ -148,8 +182,78 @@ def test_dense_programs_reproduce_paddle(name):
         assert all(a.start + a.duration <= b.start + 1e-3 for a, b in zip(events, events[1:]))
 
 
-@pytest.mark.parametrize("name", [c for c in PIPELINES if c not in DEADLOCKING_PLANS])
+#: collectives every rank of the group calls (a rank waits in one until all have come)
+GROUP_COLLECTIVES = ("pd_op.broadcast", "pd_op.all_reduce", "pd_op.all_gather",
+                     "pd_op.reduce_scatter", "pd_op.c_allreduce_sum", "pd_op.c_broadcast")
+
+
+def paddle_plan_stalls(name: str) -> str | None:
+    """Where Paddle's own plan of configuration ``name`` (each rank's ``job_*.pir`` in the job
+    list `run_config` runs them in, one step) waits forever, or None when every rank finishes:
+    each rank's
+    communication in order, sends buffered (as our backends do), a receive waiting for the
+    matching send, a group collective waiting until every member has reached it. A Paddle
+    program we do not have can then be told from a runtime fault by what the plan says."""
+    events = {}
+    for rank_dir in sorted((CORPUS / name).glob("rank*")):
+        rank = int(rank_dir.name[4:])
+        groups = {int(k): tuple(v) for k, v in
+                  json.loads((rank_dir / "process_groups.json").read_text()).items()}
+        programs = {p.name[len("job_"):-len(".pir")]: parse_program(p.read_text(), str(p))
+                    for p in rank_dir.glob("job_*.pir")}
+        config = json.loads((rank_dir / "config.json").read_text())
+        jobs = job_list(config["schedule"], config["pp"], stage_of(config, rank),
+                        config["micro_batches"], config["vpp"])
+        todo = []
+        for job in jobs:
+            where = f"{job.type}:{job.micro_batch}"
+            for op in programs[job.type].ops:
+                if op.name in ("pd_op.send_v2", "pd_op.recv_v2"):
+                    peer = groups[op.attr("ring_id")][op.attr("peer")]
+                    todo.append((op.name[6:10], (rank, peer) if op.name == "pd_op.send_v2"
+                                 else (peer, rank), where))
+                elif op.name in GROUP_COLLECTIVES:
+                    todo.append(("coll", frozenset(groups[op.attr("ring_id")]), where))
+        events[rank] = todo
+    at = dict.fromkeys(events, 0)
+    sent: dict = {}
+    moved = True
+    while moved:
+        moved = False
+        for rank, todo in events.items():
+            while at[rank] < len(todo):
+                kind, key, _ = todo[at[rank]]
+                if kind == "send":
+                    sent[key] = sent.get(key, 0) + 1
+                elif kind == "recv" and sent.get(key, 0) > 0:
+                    sent[key] -= 1
+                elif kind == "coll" and all(
+                        at[m] < len(events[m]) and events[m][at[m]][:2] == ("coll", key)
+                        for m in key):
+                    for m in key:
+                        if m != rank:
+                            at[m] += 1
+                else:
+                    break
+                at[rank] += 1
+                moved = True
+    names = {"send": "a send", "recv": "a receive", "coll": "a collective"}
+    stuck = [f"rank {r} waits in {names[todo[at[r]][0]]} of job {todo[at[r]][2]}"
+             for r, todo in events.items() if at[r] < len(todo)]
+    return "; ".join(stuck) or None
+
+
+def test_the_plan_simulation_finds_the_deadlocks_of_the_corpus():
+    stalled = {name for name in PIPELINES if paddle_plan_stalls(name)}
+    assert stalled == DEADLOCKING_PLANS & set(PIPELINES)
+    assert "rank 0 waits in a collective of job" in paddle_plan_stalls("gm_param_pp2_1f1b")
+
+
+@pytest.mark.parametrize("name", PIPELINES)
 def test_paddles_own_job_programs_reproduce_paddle(name):
+    stalled = paddle_plan_stalls(name)
+    if stalled:  # Paddle's bug, not ours (docs/deviations.md): its plan waits forever
+        pytest.skip(f"Paddle's own job lists deadlock: {stalled}")
     config, reference, ranks, types, result = run_config(name, job_programs=True)
     check_against_paddle(name, reference, ranks, types, result)
 
@@ -179,6 +283,8 @@ def test_schedule_job_lists_match_paddles(name):
     for rank_dir in sorted((CORPUS / name).glob("rank*")):
         config = json.loads((rank_dir / "config.json").read_text())
         world, pp = config["world_size"], config["pp"]
+        # Paddle's job list goes by rank // (world // pp), whatever the mesh's order of dims
+        # (docs/deviations.md, "Pipeline stages are the stage meshes")
         stage = int(rank_dir.name[4:]) // (world // pp)
         ours = job_list(config["schedule"], pp, stage, config["micro_batches"], config["vpp"])
         theirs = [Job.parse(line) for line in (rank_dir / "jobs.txt").read_text().split()]

@@ -92,7 +92,7 @@ CASES = [
      prog('(%0) = "pd_op.data" () {op_dist_attr:1} : () -> tensor<4x8xf32>'),
      "op_dist_attr must be {mesh:{...},...}", 2, 5, "(%0)"),
     ("unterminated_string", prog('(%0) = "pd_op.data" () {name:"x} : () -> tensor<4x8xf32>'),
-     "unterminated string: expected a closing '\"' before the end of the line", 2, 34, '"x}'),
+     "unterminated string: expected a closing '\"' before the end of the text", 2, 34, '"x}'),
     ("missing_closing_brace", prog(DATA)[:-2],
      "a '}' is missing: the text ends inside a block: expected '(', '^kw:' or '}', found the end "
      "of the text", 2, 62, ""),

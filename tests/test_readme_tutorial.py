@@ -50,6 +50,15 @@ def test_the_embedding_snippet_runs_as_written(tmp_path, capsys, monkeypatch):
     exec(compile(snippet, "README.md", "exec"), {})  # noqa: S102
     program, trace = capsys.readouterr().out.split("}\n", 1)
     assert '"pd_op.scale"' not in program and '"rule": "unit_scale"' in trace
+    # new-user item 18: the API trace carries the positions the CLI's --trace does
+    assert main(["rewrite", "program.pir", "--pass", "fold_unit_scale", "--rules", "my_rules.rw",
+                 "--trace", "cli_trace.jsonl"]) == 0
+    capsys.readouterr()
+    import json
+
+    ours = [json.loads(line) for line in trace.splitlines() if line]
+    cli = [json.loads(line) for line in (tmp_path / "cli_trace.jsonl").read_text().splitlines()]
+    assert ours == cli and '"position": -1' not in trace
 
 
 def test_the_readme_names_every_installed_example():
@@ -58,3 +67,15 @@ def test_the_readme_names_every_installed_example():
 
     missing = [name for name in installed_examples() if f"`{name}`" not in README]
     assert not missing, missing
+
+
+def test_the_localize_example_runs_as_written(capsys, monkeypatch):
+    # new-user item 18: it named my_pass.rw, which README never defines
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    block = re.search(r"```\n(rulepass run \S+ [^\n]*--localize)\n(first divergence:[^\n]*)\n```",
+                      README)
+    command, shown = block.group(1).split()[1:], block.group(2)
+    for path in (arg for arg in command if arg.endswith(".rw")):
+        assert Path(path).is_file(), path
+    assert main(command) == 1  # the pass is wrong: the run fails and says where
+    assert shown in capsys.readouterr().out.splitlines()

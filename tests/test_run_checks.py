@@ -5,6 +5,7 @@ a NaN parameter are errors or mismatches, never an OK or a 0.0."""
 
 import json
 import shutil
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -94,7 +95,8 @@ def test_pp_the_program_does_not_have(mp2, capsys):
     _set_parallel(mp2, pp=2, mp=1)
     assert main(["run", str(mp2)]) == 1
     err = capsys.readouterr().err
-    assert "pp = 2, but the program has 0 stage mesh(es) of 1 rank(s)" in err
+    assert ("pp = 2, but every op of the program runs on the process mesh of all 2 ranks "
+            "(no pipeline stages: pp = 1)") in err
 
 
 def test_nan_parameter_is_reported_as_nan_not_zero(mp2):
@@ -266,3 +268,113 @@ def test_the_verdict_names_the_per_tensor_rule_when_it_decided(mp2, capsys):
     assert "within tolerance per tensor only: linear_0.b_0.dist" in out
     verdict = next(line for line in out.splitlines() if line.startswith("OK"))
     assert "per tensor for linear_0.b_0.dist" in verdict
+
+
+# ---- new-user report (items 6, 9, 10, 13, 15) ----
+
+def _verdict(out: str) -> str:
+    return next(line for line in out.splitlines() if line.startswith(("OK", "MISMATCH")))
+
+
+def test_without_params_final_the_verdict_claims_no_paddle_parameter_check(mp2, capsys):
+    (mp2 / "params_final.npz").unlink()
+    assert main(["run", str(mp2)]) == 0
+    out = capsys.readouterr().out
+    assert "not checked: final parameters vs Paddle (no params_final.npz)" in out
+    verdict = _verdict(out)
+    assert "every loss within rtol 1e-05 of Paddle's reference and the single-device run" in verdict
+    assert "every final parameter within rtol 1e-05 of the single-device run" in verdict
+    (mp2 / "reference.json").unlink()
+    assert main(["run", str(mp2)]) == 0
+    out = capsys.readouterr().out
+    assert "not checked: losses vs Paddle (no reference.json)" in out
+    assert "Paddle" not in _verdict(out)
+
+
+def test_with_both_references_the_verdict_names_both(mp2, capsys):
+    assert main(["run", str(mp2)]) == 0
+    out = capsys.readouterr().out
+    assert "not checked" not in out
+    assert _verdict(out) == ("OK: every loss and parameter within rtol 1e-05 of Paddle's "
+                             "reference and the single-device run")
+
+
+@pytest.mark.parametrize("name", ["reference.json", "params_final.npz"])
+def test_a_dangling_link_to_a_reference_file_is_an_error(mp2, capsys, name):
+    (mp2 / name).unlink()
+    (mp2 / name).symlink_to("../.git/annex/objects/absent")
+    assert main(["run", str(mp2)]) == 1
+    err = capsys.readouterr().err
+    assert f"{mp2 / name}: a symbolic link to" in err and "does not exist" in err
+
+
+def _set_key(example, key, value):
+    text = (example / "config.toml").read_text()
+    lines = [f"{key} = {value}" if line.split("=")[0].strip() == key else line
+             for line in text.splitlines()]
+    (example / "config.toml").write_text("\n".join(lines) + "\n")
+
+
+def test_config_micro_batches_that_do_not_divide_the_batch(tmp_path, capsys):
+    example = tmp_path / "pp2_1f1b"
+    shutil.copytree(EXAMPLES / "pp2_1f1b", example)
+    _set_key(example, "micro_batches", 3)
+    assert main(["run", str(example)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(str(example / "config.toml"))
+    assert "micro_batches = 3 does not divide the global batch of 8" in err
+    _set_key(example, "micro_batches", 2)  # divides, but not into the program's micro-batches
+    assert main(["run", str(example)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(str(example / "config.toml")) and "micro-batches of 4" in err
+
+
+@pytest.mark.parametrize("file, key", [("params.npz", "linear_0.b_0.dist"),
+                                       ("data.npz", "input0")])
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_non_finite_inputs_are_errors_before_running(mp2, capsys, file, key, bad):
+    def spoil(arrays):
+        arrays[key] = arrays[key].copy()
+        arrays[key].flat[1] = bad
+
+    _rewrite_npz(mp2 / file, spoil)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no numpy RuntimeWarning: nothing ran
+        assert main(["run", str(mp2)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(str(mp2 / file)) and f"{key!r} holds" in err
+    assert ("NaN" if bad != bad else "infinite") in err
+
+
+@pytest.mark.parametrize("flag, value", [("--steps", "0"), ("--micro-batches", "0"),
+                                         ("--steps", "-1"), ("--micro-batches", "x")])
+def test_counts_below_one_are_usage_errors(capsys, flag, value):
+    with pytest.raises(SystemExit) as exit_:
+        main(["run", str(EXAMPLES / "mp2"), flag, value])
+    assert exit_.value.code == 2
+    assert f"argument {flag}:" in capsys.readouterr().err
+
+
+def test_pp_the_program_does_not_have_names_its_stage_meshes(tmp_path, capsys):
+    example = tmp_path / "dp2_pp2"
+    shutil.copytree(EXAMPLES / "dp2_pp2", example)
+    _set_parallel(example, pp=4, dp=1)
+    assert main(["run", str(example)]) == 1
+    err = capsys.readouterr().err
+    assert "pp = 4, but the program's ops run on 2 stage mesh(es) of 2 rank(s) each " \
+           "([0, 1], [2, 3])" in err
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("vpp", "4", "vpp = 4, seg_method = 'MyLinear': pipeline stage 0 holds 2 layer(s)"),
+    ("seg_method", '"Bogus"', "no op's struct_name matches seg_method 'Bogus'"),
+])
+def test_a_vpp_layout_the_config_cannot_have_is_reported_at_the_config(tmp_path, capsys, key,
+                                                                       value, message):
+    example = tmp_path / "pp2_vpp2"
+    shutil.copytree(EXAMPLES / "pp2_vpp2", example)
+    _set_key(example, key, value)
+    assert main(["run", str(example)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(str(example / "config.toml")) and message in err
+    assert ".rw:" not in err and "at op:" not in err

@@ -49,10 +49,19 @@ def format_float(x: float) -> str:
 
 
 def format_string(s: str) -> str:
-    """Quote a string attribute the way Paddle prints it (no escaping but of ``"`` and ``\\``)."""
-    if '"' in s or "\\" in s:
-        s = s.replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{s}"'
+    """Quote a string attribute the way Paddle 3.3.1 prints it: every ``"`` as ``\\"``, every
+    other character as it is (a backslash, a newline, a NUL, non-ASCII). A value ending in a
+    backslash therefore prints as ``"...\\"``, which neither Paddle's lexer nor rulepass reads
+    back (docs/deviations.md, "Strings ending in a backslash")."""
+    return f'"{s.replace(chr(34), chr(92) + chr(34))}"' if '"' in s else f'"{s}"'
+
+
+def unquote_string(body: str) -> str:
+    """The value of a string attribute whose text between the quotes is ``body``: ``\\"`` is a
+    ``"``, every other character (a lone backslash, a newline) stands for itself. Paddle's lexer
+    (paddle/pir/src/core/parser/lexer.cc, ``Lexer::LexString``) reads strings so; the inverse of
+    :func:`format_string`."""
+    return body.replace('\\"', '"') if '\\"' in body else body
 
 
 def format_value(v) -> str:

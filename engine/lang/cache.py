@@ -40,7 +40,8 @@ _HERE = Path(__file__).resolve().parent
 #: what the parse depends on besides the file itself
 _PARSER_SOURCES = (_HERE.parent.parent / "grammar" / "rw.lark", _HERE / "parse.py",
                    _HERE / "nodes.py", _HERE / "def_nodes.py", _HERE / "grad_nodes.py",
-                   _HERE / "syntax_errors.py", Path(__file__).resolve())
+                   _HERE / "syntax_errors.py", _HERE / "strings.py",
+                   _HERE / "nesting.py", Path(__file__).resolve())
 
 
 @functools.lru_cache(maxsize=1)

@@ -7,7 +7,6 @@ functions, ...) is checked later, in `rw_compile`.
 
 from __future__ import annotations
 
-import ast as python_ast
 import functools
 import re
 import importlib.resources
@@ -20,6 +19,8 @@ from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInpu
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.errors import RuleSyntaxError, match_label, odd_character
 from rulepass.engine.limits import LimitExceeded, int64
+from rulepass.engine.lang.nesting import check_nesting
+from rulepass.engine.lang.strings import decode_string
 from rulepass.engine.lang.syntax_errors import EXAMPLES, describe_expected
 
 QUANTIFIERS = ("any", "all", "first")
@@ -35,12 +36,21 @@ def rule_parser() -> Lark:
                      propagate_positions=True, maybe_placeholders=True, cache=True)
 
 
-def program_text(token: Token) -> str:
+def program_text(token: Token, filename: str | None = None) -> str:
     """The text of a string token. `\"\"\"...\"\"\"` blocks are dedented and lose the newline right
     after the opening quotes, so an indented program reads as written; `"..."` strings take
-    Python escapes."""
+    Python's escapes (`lang/strings.py`).
+
+    Raises:
+        RuleSyntaxError: a bad escape, a NUL or a lone surrogate, at its place in ``filename``.
+    """
     raw = str(token)
     if raw.startswith('"""'):
+        nul = raw.find("\x00")
+        if nul >= 0:
+            line = token.line + raw.count("\n", 0, nul)
+            col = nul - raw.rfind("\n", 0, nul) if "\n" in raw[:nul] else token.column + nul
+            raise RuleSyntaxError("a string may not hold a NUL character", filename, line, col)
         body = raw[3:-3]
         if body.startswith("\n"):
             body = body[1:]
@@ -50,7 +60,7 @@ def program_text(token: Token) -> str:
         if lines and lines[-1].strip() == "":
             lines[-1] = ""
         return "\n".join(lines)
-    return python_ast.literal_eval(raw)
+    return decode_string(raw, filename, token.line, token.column)
 
 
 @v_args(meta=True)
@@ -91,7 +101,7 @@ class RuleTreeBuilder(Transformer):
 
     def include_decl(self, meta, c):
         """Grammar rule `include_decl`."""
-        return A.IncludeDecl(program_text(c[0]), self.span(meta))
+        return A.IncludeDecl(program_text(c[0], self.filename), self.span(meta))
 
     def def_decl(self, meta, c):
         """Grammar rule `def_decl`: name, parameter names (a placeholder when none), body."""
@@ -400,7 +410,7 @@ class RuleTreeBuilder(Transformer):
 
     def string_lit(self, meta, c):
         """Grammar rule `string_lit`."""
-        return A.Literal(program_text(c[0]), self.tok(c[0]))
+        return A.Literal(program_text(c[0], self.filename), self.tok(c[0]))
 
     def true_lit(self, meta, c):
         """Grammar rule `true_lit`."""
@@ -414,7 +424,8 @@ class RuleTreeBuilder(Transformer):
     def test_decl(self, meta, c):
         """Grammar rule `test_decl`."""
         name, run, text, expect = c
-        return A.TestDecl(str(name), run, program_text(text), expect, self.span(meta))
+        return A.TestDecl(str(name), run, program_text(text, self.filename), expect,
+                          self.span(meta))
 
     def run_clause(self, meta, c):
         """Grammar rule `run_clause`."""
@@ -422,11 +433,11 @@ class RuleTreeBuilder(Transformer):
 
     def expect_text(self, meta, c):
         """Grammar rule `expect_text`."""
-        return A.ExpectText(program_text(c[0]), self.span(meta))
+        return A.ExpectText(program_text(c[0], self.filename), self.span(meta))
 
     def expect_contains(self, meta, c):
         """Grammar rule `expect_contains`."""
-        return A.ExpectContains(program_text(c[0]), self.span(meta))
+        return A.ExpectContains(program_text(c[0], self.filename), self.span(meta))
 
     def expect_unchanged(self, meta, c):
         """Grammar rule `expect_unchanged`."""
@@ -434,7 +445,7 @@ class RuleTreeBuilder(Transformer):
 
     def expect_error(self, meta, c):
         """Grammar rule `expect_error`."""
-        return A.ExpectError(program_text(c[0]), self.span(meta))
+        return A.ExpectError(program_text(c[0], self.filename), self.span(meta))
 
 
 def parse_rules(text: str, filename: str | None = None) -> A.Module:
@@ -446,9 +457,16 @@ def parse_rules(text: str, filename: str | None = None) -> A.Module:
     parser = rule_parser()
     try:
         tree = parser.parse(text)
+        check_nesting(tree, filename)
         return RuleTreeBuilder(filename).transform(tree)
     except UnexpectedInput as error:
         raise syntax_error(error, text, filename) from None
+    except RuleSyntaxError as error:
+        lines = text.split("\n")
+        if error.line and error.line <= len(lines):
+            error.source_line = lines[error.line - 1]
+        raise RuleSyntaxError(error.message, error.file, error.line, error.col,
+                              error.source_line) from None
     except (RecursionError, VisitError) as error:
         if isinstance(error, VisitError) and isinstance(error.orig_exc, RuleSyntaxError):
             located = error.orig_exc

@@ -21,7 +21,7 @@ import re
 from lark import Lark, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
-from rulepass.engine.ir.attributes import Place, Symbol
+from rulepass.engine.ir.attributes import Place, Symbol, unquote_string
 from rulepass.engine.errors import ParseError, match_label, odd_character
 from rulepass.engine.errors import describe_expected as _describe_expected
 from rulepass.engine.ir.core import Block, Operation, Program, make_kwarg
@@ -51,11 +51,6 @@ def program_parser() -> Lark:
     package_file = importlib.resources.files("rulepass.grammar") / "__init__.py"
     return Lark.open("pir.lark", rel_to=str(package_file), parser="lalr",
                      propagate_positions=True)
-
-
-def _unquote(raw: str) -> str:
-    text = raw[1:-1]
-    return text.replace('\\"', '"').replace("\\\\", "\\") if "\\" in text else text
 
 
 _INTEGER = re.compile(r"-?\d+")
@@ -126,7 +121,7 @@ class ProgramBuilder(Transformer):
         return float(text)
 
     def STRING(self, t):
-        return _unquote(str(t))
+        return unquote_string(str(t)[1:-1])
 
     def TRUE(self, t):
         return True
@@ -172,7 +167,9 @@ class ProgramBuilder(Transformer):
 
     # ---- dist attributes -------------------------------------------------------------------
     def INT_LIST(self, t):
-        return [_int64(t, x) for x in _INTEGER.findall(t)]
+        # an integer outside int64 is reported at itself, not at the '[' (one line: no newline)
+        return [_int64(_Position(t.line, t.column + m.start()), m.group())
+                for m in _INTEGER.finditer(t)]
 
     def PARTIAL(self, t):
         m = _PARTIAL.search(t)
@@ -584,6 +581,9 @@ def syntax_error(e: UnexpectedInput, text: str, filename: str | None) -> ParseEr
             label = describe_characters(expected, line, col, lexer_error=False)
             if expected <= {"$END", "<END-OF-FILE>", "_NL"}:
                 label = "text after the end of the program (the '}' that closes it is above)"
+                if line.lstrip(" \t").startswith("process_group") and expected == {"_NL"}:
+                    label = ("text after a process group header, which is "
+                             "`process_group RING_ID : [r0,r1,...]` alone on its line")
                 if token.type == "ELSE":
                     label = "'} else {' outside an op with regions"
     label = label or example_label

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 
-from rulepass.engine.ir.attributes import Place, Symbol
+from rulepass.engine.ir.attributes import Place, Symbol, unquote_string
 from rulepass.engine.errors import ParseError
-from rulepass.engine.limits import MAX_NESTING, LimitExceeded, int64, nesting_message
+from rulepass.engine.limits import (MAX_NESTING, STRING_PATTERN, LimitExceeded, int64,
+                                    nesting_message)
 from rulepass.engine.ir.core import Block, Operation, Program, Value, make_kwarg
 from rulepass.engine.ir.types import (
     ELEMENT_TYPES,
@@ -46,9 +47,10 @@ _INT = re.compile(r"-?\d+")
 _NUMBER = re.compile(r"-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|-?inf|nan")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 _PLACE = re.compile(r"Place\([^()\n,{}\[\]]*\)")  # grammar/pir.lark's PLACE
-# The loop unrolled (`[^"\\]*(?:\\.[^"\\]*)*`, Friedl): `(?:[^"\\]|\\.)*` keeps a backtracking
-# frame per character (a 2 MB string took 300 MB and a second); this is linear in constant memory.
-STRING = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"')
+# Paddle's string rule (`limits.STRING_PATTERN`: only `\"` is an escape), the loop unrolled
+# (Friedl): `(?:[^"\\]|\\.)*` kept a backtracking frame per character (a 2 MB string took 300 MB
+# and a second); this is linear in constant memory.
+STRING = re.compile(STRING_PATTERN)
 _TYPED_PREFIX = re.compile(r"\((?:pd_op|builtin|pir|paddle|Int32|Int64|Float|Double|Bool|String|"
                            r"Array|[A-Za-z_][A-Za-z0-9_.:]*)\)")
 
@@ -316,8 +318,7 @@ def scan_attr_value(sc: Scanner, depth: int = 0):
         if not m:
             raise ScanFailure("unterminated string", i)
         sc.i = m.end()
-        text = m.group(1)
-        return text.replace('\\"', '"').replace("\\\\", "\\") if "\\" in text else text
+        return unquote_string(m.group(1))
     if c == "[":
         if depth >= MAX_NESTING:
             raise ScanFailure(nesting_message(), i, semantic=True)
@@ -389,8 +390,8 @@ _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.@]*")
 # An attribute whose value is flat (a scalar, a string, a place, an array of scalars): most of
 # them. Its value text is parsed once per distinct text (``[false]``, ``0``, ``float32`` repeat on
 # every op) and shared; anything else takes the general path of scan_attr_value.
-_FLAT_ITEM = re.compile(r'([A-Za-z_][A-Za-z0-9_.@]*):("[^"\\]*(?:\\.[^"\\]*)*"|Place\([^()]*\)'
-                        r'|\[[^\[\]{}"()]*\]|[^,{}\[\]"()]+)(?=[,}])')
+_FLAT_ITEM = re.compile(r'([A-Za-z_][A-Za-z0-9_.@]*):(' + STRING_PATTERN.replace("(", "(?:", 1)
+                        + r'|Place\([^()]*\)|\[[^\[\]{}"()]*\]|[^,{}\[\]"()]+)(?=[,}])')
 _flat_value_cache: dict[str, object] = {}
 _NOT_FLAT = object()
 
@@ -399,8 +400,7 @@ def _flat_value(text: str):
     """The value of a flat attribute text, or ``_NOT_FLAT`` when the general path must read it
     (it does not parse as a whole: the general path then reports the error)."""
     if text[0] == '"':
-        body = text[1:-1]
-        return body.replace('\\"', '"').replace("\\\\", "\\") if "\\" in body else body
+        return unquote_string(text[1:-1])
     value = _flat_value_cache.get(text, _NOT_FLAT)
     if value is _NOT_FLAT:
         sc = Scanner(text)
@@ -432,7 +432,9 @@ def first_duplicate(items) -> str | None:
 def group_problem(ring_id: int, ranks: tuple, seen) -> str | None:
     """What is wrong with the header ``process_group ring_id : [ranks]`` after the ring ids
     ``seen``, or None; both parsers ask it, in this order (one format, one answer): a ring id
-    given twice, no ranks, a negative rank, a rank given twice."""
+    negative, given twice, no ranks, a negative rank, a rank given twice."""
+    if ring_id < 0:
+        return f"process_group {ring_id}: a ring id is >= 0"
     if ring_id in seen:
         return f"process_group {ring_id} is given twice"
     if not ranks:

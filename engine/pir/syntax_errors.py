@@ -150,7 +150,12 @@ def describe_characters(expected: set, line: str, col: int, lexer_error: bool) -
         return (f"unknown type {word!r}; expected tensor<...>, pd_dist.tensor<...>, vec[...] or "
                 "<<NULL TYPE>>")
     if lexer_error and rest.startswith('"') and ("STRING" in expected or "OP_NAME" in expected):
-        return "unterminated string: expected a closing '\"' before the end of the line"
+        if '\\"' in rest:
+            # Paddle prints a value ending in a backslash as `"...\"`: its own lexer cannot read it
+            return ("unterminated string: no closing '\"' (inside a string `\\\"` is a quote, "
+                    "not the end, as Paddle reads it: a value ending in a backslash does not "
+                    "read back)")
+        return "unterminated string: expected a closing '\"' before the end of the text"
     if "OP_NAME" in expected:
         if rest.startswith('"'):
             word = re.match(r'"[^"\n]*"?', rest).group(0)

@@ -28,6 +28,43 @@ def path_argument(text: str) -> str:
     return text
 
 
+def positive_int(text: str) -> int:
+    """argparse ``type`` of counts (``--steps``, ``--micro-batches``): an integer >= 1; 0 or a
+    negative count is wrong usage (exit 2), as a value that is not an integer is to argparse.
+
+    Raises:
+        argparse.ArgumentTypeError: naming the value.
+    """
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    """argparse ``type`` of a duration (``--comm-timeout``): a finite number of seconds > 0;
+    0, a negative number, nan or inf is wrong usage (exit 2).
+
+    Raises:
+        argparse.ArgumentTypeError: naming the value.
+    """
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid float value: {text!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return value
+
+
 def read_text(path: str) -> str:
     """The program file's text (:func:`rulepass.engine.files.read_text`: a
     :class:`~rulepass.engine.files.FileError` naming it when it cannot be read or is not UTF-8);

@@ -27,6 +27,12 @@ def _param(rule_set, param) -> str:
     return text
 
 
+def count(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless n is 1: "1 rule", "3 rules", "1 micro-batch"."""
+    plural = noun + "es" if noun.endswith("ch") else noun + "s"
+    return f"{n} {noun if n == 1 else plural}"
+
+
 def listing(rule_set, examples: dict) -> list[str]:
     """The lines ``rulepass list`` prints for ``rule_set`` and ``examples`` ({name: folder})."""
     from rulepass.engine.errors import RulepassError
@@ -37,7 +43,7 @@ def listing(rule_set, examples: dict) -> list[str]:
         cpass = rule_set.passes[name]
         params = ", ".join(_param(rule_set, p) for p in cpass.decl.params)
         where = f"{cpass.decl.span.file}:{cpass.decl.span.line}" if cpass.decl.span else ""
-        lines.append(f"  {name}({params})  [{cpass.strategy}, {len(cpass.rules)} rules]  {where}")
+        lines.append(f"  {name}({params})  [{cpass.strategy}, {count(len(cpass.rules), 'rule')}]  {where}")
     lines.append("pipelines:")
     for name in sorted(rule_set.pipelines):
         entries = ", ".join(entry.name for entry in rule_set.pipelines[name].entries)
@@ -47,7 +53,7 @@ def listing(rule_set, examples: dict) -> list[str]:
         try:
             par = load_example(folder).parallel
             what = (f"world_size {par.world_size}: pp {par.pp}, vpp {par.vpp}, mp {par.mp}, "
-                    f"dp {par.dp}, {par.schedule}, {par.micro_batches} micro-batches")
+                    f"dp {par.dp}, {par.schedule}, {count(par.micro_batches, 'micro-batch')}")
         except RulepassError as error:  # a broken example is listed, not fatal
             what = f"cannot load: {str(error).splitlines()[0]}"
         lines.append(f"  {name}  ({what})")

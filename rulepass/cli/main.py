@@ -16,13 +16,23 @@ from rulepass.engine.errors import RulepassError
 from rulepass.version import version
 
 
+class VersionAction(argparse.Action):
+    """``--version``: the version is read from the installed metadata only when asked (about
+    20 ms that every other command would pay)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        sys.stdout.write(f"rulepass {version()}\n")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand this installation provides."""
     parser = argparse.ArgumentParser(
         prog="rulepass",
         description="Declarative passes for distributed training programs (Paddle PIR).",
     )
-    parser.add_argument("--version", action="version", version=f"rulepass {version()}")
+    parser.add_argument("--version", action=VersionAction, nargs=0,
+                        help="show the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 

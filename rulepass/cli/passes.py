@@ -4,8 +4,11 @@ given (``--pass a --pass b``, ``--pass a,b``, ``--pipeline p``, mixed), as one f
 ``--dump-dir DIR``: mlir-opt's habits).
 
 Params (``-p KEY=VALUE``) reach every pass of the list that declares them, as a pipeline's params
-do (:meth:`~rulepass.engine.api.RuleSet.pipeline_steps`); a key given twice is a usage error and
-a key no pass declares is an error, both before anything runs.
+do (:meth:`~rulepass.engine.api.RuleSet.pipeline_steps`); a key given twice or an item
+without ``=`` is wrong usage (exit 2); a key no pass declares, a value that does not convert to
+the param's type and a missing param of a pass the command line names are problems with the
+params (exit 1, docs/spec/cli.md), named by pass and param rather than at the installed rule
+file's declaration the user did not write; all before anything runs.
 """
 
 from __future__ import annotations
@@ -74,27 +77,58 @@ def plan_steps(rules, names: list[tuple[str, str]], params: dict) -> list:
     checked and converted before anything runs.
 
     Raises:
-        RuleCompileError: an unknown pass or pipeline, a param no pass declares, a missing or
-            mistyped param (named as :meth:`RuleSet.resolve_params` names it).
+        RuleCompileError: an unknown pass or pipeline; a param no pass declares, a value of the
+            wrong type or a missing param of a pass named with ``--pass`` (named by pass and
+            param); a param a pipeline's own entries get wrong (as
+            :meth:`RuleSet.resolve_params` names it).
     """
-    if len(names) == 1 and names[0][0] == "pass":  # one pass: its own messages for every param
-        cpass = rules.find_pass(names[0][1])
-        return [(cpass, rules.resolve_params(cpass, params, True))]
-    steps, used = [], set()
+    steps, used, declared_all = [], set(), set()
     for kind, name in names:
         declared = _declared(rules, kind, name)
+        declared_all |= declared
         chosen = {k: v for k, v in params.items() if k in declared}
         used.update(chosen)
         if kind == "pipeline":
-            steps.extend(rules.pipeline_steps(name, chosen, True))
+            steps.append((kind, name, chosen))
         else:
-            cpass = rules.find_pass(name)
-            steps.append((cpass, rules.resolve_params(cpass, chosen, True)))
+            steps.append((kind, rules.find_pass(name), chosen))
     unused = sorted(set(params) - used)
     if unused:
-        listed = ", ".join(name for _, name in names)
-        raise RuleCompileError(f"no pass of {listed} declares param(s) {', '.join(unused)}")
-    return steps
+        listed = ", ".join(f"{kind} {name}" for kind, name in names)
+        raise RuleCompileError(f"-p {', '.join(unused)}: no param of {listed} (their params: "
+                         f"{', '.join(sorted(declared_all)) or 'none'})")
+    out = []
+    for kind, step, chosen in steps:
+        if kind == "pipeline":
+            out.extend(rules.pipeline_steps(step, chosen, True))
+            continue
+        _check_given(step, chosen)
+        out.append((step, rules.resolve_params(step, chosen, True)))
+    return out
+
+
+def _check_given(cpass, given: dict) -> None:
+    """The ``-p`` values of one pass the command line names: each converts to its declared type
+    and every param without a default is given. These are the command line's mistakes, reported
+    named by pass and param, not at the installed rule file's declaration.
+
+    Raises:
+        RuleCompileError: naming the param, the pass and the declared type.
+    """
+    from rulepass.engine.api import convert_param
+
+    for name, text in given.items():
+        kind = cpass.params[name].type
+        try:
+            convert_param(text, kind)
+        except RuleCompileError:
+            raise RuleCompileError(f"-p {name}={text}: param value {text!r} is not "
+                                   f"{'an' if kind == 'int' else 'a'} {kind} (param {name!r} "
+                                   f"of pass {cpass.name})") from None
+    for name, param in cpass.params.items():
+        if name not in given and param.default is None:
+            raise RuleCompileError(f"pass {cpass.name!r} needs param {name!r} ({param.type}); "
+                                   f"give it as -p {name}=...")
 
 
 class IRDumps:

@@ -42,6 +42,9 @@ _MPI_OPS = {"sum": "SUM", "avg": "SUM", "max": "MAX", "min": "MIN", "prod": "PRO
 
 #: seconds the members that timed out wait for each other's "arrived" notice
 _NOTICE_GRACE_S = 2.0
+#: seconds a failing rank waits, its message written, before it aborts the job (the launcher
+#: must forward the message first)
+ABORT_GRACE_S = 1.0
 
 
 def mpi_module():
@@ -340,6 +343,9 @@ def run_mpi(
         sys.stderr.write("".join(f"[rank {rank}] {line}" for line in text.splitlines(True)))
         sys.stderr.write(f"[rank {rank}] aborting all ranks\n")
         sys.stderr.flush()
+        # The launcher forwards our stderr through a pipe and stops reading it once the abort
+        # reaches it: without a pause the message was lost about one run in ten under load.
+        time.sleep(ABORT_GRACE_S)
         MPI.COMM_WORLD.Abort(1)
         # MPICH's Abort can return to the caller while the launcher tears the job down; a
         # re-raise would print the traceback a second time (mpi4py's runner prints it).
