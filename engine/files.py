@@ -17,6 +17,7 @@ and a failed write never destroys what was there before.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -46,21 +47,70 @@ def _decode_position(data: bytes, offset: int) -> tuple[int, int]:
     return line, col
 
 
-def read_text(path, what: str = "file") -> str:
-    """The text of the UTF-8 file ``path`` (``what`` names it in messages: "program", "rule
-    file"). Line endings are kept as written.
+def _link_problem(path) -> str | None:
+    """Why the symbolic link ``path`` leads nowhere ("a symbolic link loop", "a dangling symbolic
+    link to X"), or None when ``path`` is not such a link."""
+    if not os.path.islink(path):
+        return None
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return f"a dangling symbolic link (to {os.readlink(path)}, which does not exist)"
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return "a symbolic link loop (too many levels of symbolic links)"
+        return None
+    return None
+
+
+def check_input(path, what: str = "file", pipe: bool = False) -> None:
+    """Check, without opening it, that ``path`` can be read as a ``what``: it exists (a dangling
+    symbolic link or a link loop is named as such), is not a folder, and is a regular file; with
+    ``pipe`` a FIFO (a shell's ``<(...)``) is accepted too. Opening a FIFO no one writes to waits
+    for ever, and ``/dev/zero`` never ends: an example's files and rule files must be regular.
 
     Raises:
-        FileError: missing, a folder, a device (``/dev/zero`` would never end), unreadable (a
-            symlink loop), or bytes that are not UTF-8 (with the line and column of the first
-            bad byte).
+        FileError: naming ``path`` and what it is.
     """
     name = str(path)
     try:
         mode = os.stat(path).st_mode
-        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
-            # /dev/zero never ends; a FIFO (a shell's <(...)) does, and is read
-            raise FileError(f"is a device, not a {what}", name)
+    except FileNotFoundError:
+        link = _link_problem(path)
+        raise FileError(link or f"no such {what}", name) from None
+    except (OSError, RuntimeError) as e:
+        link = _link_problem(path)
+        if link:
+            raise FileError(link, name) from None
+        raise FileError(f"cannot read the {what}: {getattr(e, 'strerror', None) or e}",
+                        name) from None
+    if stat.S_ISDIR(mode):
+        raise FileError(f"is a folder, not a {what}", name)
+    if stat.S_ISFIFO(mode):
+        if not pipe:
+            raise FileError(f"is a FIFO (named pipe), not a regular file: reading it would wait "
+                            f"for a writer; give the {what} as a regular file", name)
+    elif stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        raise FileError(f"is a device, not a {what} (not a regular file)", name)
+    elif not stat.S_ISREG(mode):
+        raise FileError(f"is a socket, not a {what} (not a regular file)", name)
+
+
+def read_text(path, what: str = "file", pipe: bool = False) -> str:
+    """The text of the UTF-8 file ``path`` (``what`` names it in messages: "program", "rule
+    file"). Line endings are kept as written. ``pipe``: a FIFO is read too (the program argument
+    of ``print``/``verify``/``rewrite``, so that ``rulepass print <(cat p.pir)`` works); every
+    other input must be a regular file (:func:`check_input`).
+
+    Raises:
+        FileError: missing, a dangling symbolic link or a link loop, a folder, a device
+            (``/dev/zero`` would never end), a FIFO (unless ``pipe``: it would wait for a writer
+            for ever), unreadable, or bytes that are not UTF-8 (with the line and column of the
+            first bad byte).
+    """
+    name = str(path)
+    check_input(path, what, pipe)
+    try:
         data = Path(path).read_bytes()
     except FileNotFoundError:
         raise FileError(f"no such {what}", name) from None
@@ -103,14 +153,15 @@ def read_npz(path, what: str = "array file") -> dict:
     into memory; no pickled object is ever loaded.
 
     Raises:
-        FileError: missing, a folder, unreadable, not an .npz archive (a text file, a single .npy
-            array renamed), a damaged archive, or an array of Python objects (naming its key).
+        FileError: what :func:`check_input` raises (a FIFO, a device, a dangling link), unreadable,
+            not an .npz archive (a text file, a single .npy array renamed), a damaged archive, or an array of Python objects (naming its key).
     """
     import zipfile
 
     import numpy as np
 
     name = str(path)
+    check_input(path, what)
     try:
         with open(path, "rb") as f:
             magic = f.read(6)
@@ -168,7 +219,22 @@ def check_writable(path, what: str = "output") -> Path:
         return Path(path)
     if not os.access(folder, os.W_OK) or (mode is not None and not os.access(target, os.W_OK)):
         raise FileError(f"cannot write the {what}: permission denied", str(path))
+    try:  # the file is written beside its target first (/proc lets no file be made there)
+        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as e:
+        raise FileError(f"cannot write the {what}: {_temporary_failure(folder, e)}",
+                        str(path)) from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
     return Path(path)
+
+
+def _temporary_failure(folder, error: OSError) -> str:
+    """What to say when no temporary file can be made in ``folder`` (the atomic writer's first
+    step): the target itself may exist and be fine (``-o /proc/version``)."""
+    return (f"cannot make a temporary file in {folder} ({error.strerror or error}); the output is "
+            "written there first and then renamed over the target")
 
 
 def check_output_dir(path, what: str = "output folder") -> Path:
@@ -224,7 +290,13 @@ def write_bytes(path, data: bytes) -> None:
             _write_through(target, data)
             return
         folder = target.parent
-        fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        try:
+            fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        except OSError as e:
+            if not folder.is_dir():
+                raise
+            raise FileError(f"cannot write: {_temporary_failure(folder, e)} (nothing was "
+                            "changed)", str(path)) from None
         with os.fdopen(fd, "wb") as out:
             out.write(data)
             out.flush()

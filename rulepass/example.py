@@ -116,7 +116,7 @@ class Example:
 def _read_npz(path: Path) -> dict:
     """The arrays of one of the example's ``.npz`` files (:func:`rulepass.engine.files.read_npz`:
     never a pickle; a text file or a renamed ``.npy`` is one line naming it)."""
-    if not path.exists():
+    if not os.path.lexists(path):  # a dangling link or a link loop: read_npz names it
         raise ExampleError(f"{path}: missing (the example needs it)")
     return read_npz(path, "array file")
 
@@ -137,7 +137,7 @@ def _optional(path: Path) -> bool:
 
 def _read_text(path: Path) -> str:
     """The text of one of the example's files (:func:`rulepass.engine.files.read_text`)."""
-    if not path.exists():
+    if not os.path.lexists(path):  # a dangling link or a link loop: read_text names it
         raise ExampleError(f"{path}: missing (the example needs it)")
     return read_text(path, "file")
 
@@ -195,12 +195,12 @@ def _forward_text(root: Path, pc: ParallelConfig) -> str:
     ``serial.pir`` and ``plan.toml`` (``shared/spec/parallel-plan.md``, last section); the
     plan's mesh degrees must be the config's."""
     forward_file, serial_file, plan_file = root / "forward.pir", root / "serial.pir", root / "plan.toml"
-    if not serial_file.exists():
-        if not forward_file.exists():
+    if not os.path.lexists(serial_file):
+        if not os.path.lexists(forward_file):
             raise ExampleError(f"{forward_file}: missing (the example needs it, or serial.pir "
                                "and plan.toml)")
         return _read_text(forward_file)
-    if forward_file.exists():
+    if os.path.lexists(forward_file):
         raise ExampleError(f"{root}: holds both forward.pir and serial.pir; keep one (serial.pir "
                            "with plan.toml is parallelized first)")
     if not plan_file.exists():
@@ -245,6 +245,9 @@ def find_example(path) -> Path:
     if str(path) in installed:
         return installed[str(path)]
     names = ", ".join(installed) or "none"
+    if root.is_file():
+        raise ExampleError(f"{root}: is a file; an example is a folder (config.toml, forward.pir, "
+                           f"params.npz, data.npz, ...); installed examples: {names}")
     raise ExampleError(f"{root}: no such example folder (installed examples: {names})")
 
 

@@ -87,6 +87,15 @@ def check_out_folder(out, example_path) -> None:
                         "inputs would be overwritten; give another folder", str(out))
 
 
+def out_files(world_size: int) -> list[str]:
+    """The name of every file ``run --out DIR`` writes in DIR for ``world_size`` ranks
+    (:func:`rulepass.run.write_outputs`), so that none is checked to be an input before the run.
+    """
+    per_rank = [name for rank in range(world_size)
+                for name in (f"rank{rank}.pir", f"timeline_rank{rank}.json")]
+    return per_rank + ["trace.jsonl", "params_final.npz", "timeline.json", "summary.json"]
+
+
 def run_header(example, options, report) -> dict:
     """The ``run`` header of ``summary.json``: example, folder, config, backend, steps run,
     rulepass version."""

@@ -152,3 +152,39 @@ def test_an_error_on_a_long_line_shows_a_window_around_the_column():
     assert caret.index("^") < len(source) and source.startswith("    ...")
     # the caret stands under the character at the error's column
     assert source[caret.index("^")] == program(nested(10_000)).splitlines()[1][column - 1]
+
+
+def regions(depth, else_at=None):
+    """A program of ``depth`` pd_op.if ops each nested in the region of the one before."""
+    lines = ["{"]
+    for level in range(depth):
+        lines.append("    " * (level + 1) + '() = "pd_op.if" () {} -> {')
+    for level in reversed(range(depth)):
+        if level == else_at:
+            lines += ["    " * (level + 1) + "} else {"]
+        lines.append("    " * (level + 1) + "}")
+    return "\n".join(lines + ["}", ""])
+
+
+@pytest.mark.parametrize("parse", PARSERS)
+def test_region_nesting_limit(parse):
+    # new-user item 3: 20,000 nested regions (1.3 MB) printed 2.4 GB and took 7 GB of memory
+    from rulepass.engine.limits import MAX_REGION_NESTING
+
+    assert MAX_REGION_NESTING == 100
+    parse(regions(MAX_REGION_NESTING, else_at=50))
+    for depth in (MAX_REGION_NESTING + 1, 20_000):
+        with pytest.raises(ParseError, match="regions nest more than 100 levels") as info:
+            parse(regions(depth), "r.pir")
+        line = 2 + MAX_REGION_NESTING  # the op that would open region level 101
+        column = len(regions(depth).split("\n")[line - 1])  # its closing '{'
+        assert info.value.where == f"r.pir:{line}:{column}"
+
+
+def test_deep_regions_are_one_line_from_the_cli(tmp_path, capsys):
+    f = tmp_path / "deep.pir"
+    f.write_text(regions(20_000))
+    for command in ("print", "verify"):
+        assert main([command, str(f)]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"{f}:102:") and "regions nest more than 100" in err

@@ -118,3 +118,51 @@ def test_a_symlinked_entry_is_never_loaded(parses, tmp_path):
     entry.symlink_to(tmp_path / "elsewhere.pickle")
     load_rules([path])
     assert not marker.exists() and len(parses) == 2
+
+
+def _old_entries(folder, count, size=10):
+    """``count`` entries of ``size`` bytes, the k-th modified k seconds after the epoch + 1000."""
+    import os
+
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    for k in range(count):
+        entry = folder / f"{k:040x}.pickle"
+        entry.write_bytes(b"x" * size)
+        os.utime(entry, (1000 + k, 1000 + k))
+
+
+def test_the_cache_is_capped_by_entries(parses, tmp_path, monkeypatch):
+    # new-user item 16: ~/.cache/rulepass grew to 2,824 entries (57 MB), nothing evicted
+    folder = tmp_path / "cache"
+    _old_entries(folder, 20)
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 5)
+    path = tmp_path / "tag.rw"
+    path.write_text(RULES)
+    load_rules([path])
+    left = sorted(p.name for p in folder.iterdir())
+    assert len(left) == 5
+    # the new entry and the four most recently used old ones stay
+    assert [f"{k:040x}.pickle" for k in (16, 17, 18, 19)] == [n for n in left if n.startswith("0")]
+    load_rules([path])
+    assert len(parses) == 1  # the new entry was kept: read back
+
+
+def test_the_cache_is_capped_by_bytes_and_a_hit_is_recent(parses, tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    path = tmp_path / "tag.rw"
+    path.write_text(RULES)
+    load_rules([path])
+    (entry,) = folder.iterdir()
+    import os
+
+    os.utime(entry, (500, 500))  # older than every other entry ...
+    load_rules([path])  # ... until this hit uses it
+    assert len(parses) == 1 and entry.stat().st_mtime > 10_000
+    _old_entries(folder, 10, size=1000)
+    monkeypatch.setattr(cache, "MAX_BYTES", 3500 + entry.stat().st_size)
+    path.write_text(RULES.replace("o.t = 1", "o.t = 2"))
+    load_rules([path])  # a miss: written, then the oldest entries beyond the bytes removed
+    assert sum(p.stat().st_size for p in folder.iterdir()) <= cache.MAX_BYTES
+    old = [p for p in folder.iterdir() if p.name.startswith("0" * 30)]
+    assert entry.exists() and len(list(folder.iterdir())) == 2 + len(old)
+    assert len(old) < 10 and all(p.stat().st_mtime >= 1000 + 10 - len(old) for p in old)

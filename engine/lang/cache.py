@@ -11,6 +11,11 @@ private to the user (0700). A pickle runs code when it is loaded: a folder or an
 not the user's own, or that others can write (a planted entry), is never read nor written —
 the rules are parsed instead. Any problem with it — unwritable, a damaged or foreign entry — falls
 back to parsing, silently: the cache only saves time. Syntax errors are never cached.
+
+The folder is capped: after writing an entry, the least recently used entries (by modification
+time; a hit touches its entry) beyond :data:`MAX_ENTRIES` files or :data:`MAX_BYTES` bytes are
+removed (every edit of a rule file, every fuzzer's text made one more entry, without end: 2,824
+entries, 57 MB). The installed `rules/` take about 20 entries.
 """
 
 from __future__ import annotations
@@ -26,6 +31,10 @@ from pathlib import Path
 
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.lang.parse import parse_rules
+
+#: The most entries the cache folder keeps, and the most bytes they take together.
+MAX_ENTRIES = 500
+MAX_BYTES = 32 * 2**20
 
 _HERE = Path(__file__).resolve().parent
 #: what the parse depends on besides the file itself
@@ -76,7 +85,50 @@ def _load_entry(entry: Path):
         if (not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid()
                 or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
             raise OSError(f"{entry}: not a private cache entry")
-        return pickle.load(f)
+        module = pickle.load(f)
+    with contextlib.suppress(OSError):
+        os.utime(entry)  # used now: the last to be evicted
+    return module
+
+
+def evict(folder: Path, max_entries: int | None = None, max_bytes: int | None = None) -> int:
+    """Remove the least recently used entries (``*.pickle``, oldest modification time first) of
+    the cache ``folder`` until at most ``max_entries`` remain taking at most ``max_bytes``
+    (default :data:`MAX_ENTRIES`, :data:`MAX_BYTES`); also temporary files a killed writer left
+    (older than an hour). Only this user's regular files are removed. Returns how many were
+    removed; problems (a file gone meanwhile) are skipped."""
+    import time
+
+    max_entries = MAX_ENTRIES if max_entries is None else max_entries
+    max_bytes = MAX_BYTES if max_bytes is None else max_bytes
+    entries, removed = [], 0
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return 0
+    for name in names:
+        path = folder / name
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid():
+            continue
+        if name.endswith(".pickle"):
+            entries.append((st.st_mtime, st.st_size, path))
+        elif name.endswith(".tmp") and st.st_mtime < time.time() - 3600:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+                removed += 1
+    entries.sort(reverse=True)  # newest first: kept
+    total = 0
+    for count, (_, size, path) in enumerate(entries, 1):
+        total += size
+        if count > 1 and (count > max_entries or total > max_bytes):  # the newest stays
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+                removed += 1
+    return removed
 
 
 def parse_rules_cached(text: str, filename: str | None = None) -> A.Module:
@@ -106,6 +158,8 @@ def parse_rules_cached(text: str, filename: str | None = None) -> A.Module:
         with os.fdopen(fd, "wb") as f:
             pickle.dump(module, f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, entry)
+        temporary = None
+        evict(folder)
     except (OSError, pickle.PicklingError, RecursionError):
         if temporary is not None:
             with contextlib.suppress(OSError):

@@ -25,7 +25,9 @@ from rulepass.engine.ir.attributes import Place, Symbol, unquote_string
 from rulepass.engine.errors import ParseError, match_label, odd_character
 from rulepass.engine.errors import describe_expected as _describe_expected
 from rulepass.engine.ir.core import Block, Operation, Program, make_kwarg
-from rulepass.engine.limits import MAX_NESTING, LimitExceeded, first_too_deep, int64, nesting_message
+from rulepass.engine.limits import (MAX_NESTING, MAX_REGION_NESTING, LimitExceeded,
+                                    first_too_deep, int64, nesting_message,
+                                    region_nesting_message)
 from rulepass.engine.pir.scan import first_duplicate, group_problem
 from rulepass.engine.ir.types import (
     ELEMENT_TYPES,
@@ -393,10 +395,21 @@ def structure_only(lines: list[str], known_good: int) -> str:
 
 
 def _check_nesting(lines: list[str], filename: str | None) -> None:
-    """lark transforms the tree recursively: a line nested past MAX_NESTING is refused before it
-    can exhaust Python's stack. An attribute array sits inside its op's ``{attributes}``, so the
-    bracket that opens line level MAX_NESTING + 2 is the one the fast parser names."""
+    """lark transforms the tree recursively: a line nested past MAX_NESTING, or an op whose
+    regions would nest past MAX_REGION_NESTING, is refused before it can exhaust Python's stack.
+    An attribute array sits inside its op's ``{attributes}``, so the bracket that opens line level
+    MAX_NESTING + 2 is the one the fast parser names; for regions, the ``{`` ending the op's line,
+    as the fast parser."""
+    depth = 0  # blocks open: the program's, then each region's
     for n, line in enumerate(lines, 1):
+        stripped = line.strip(" \t\r")
+        if stripped == "}":
+            depth = max(0, depth - 1)
+        elif stripped.endswith("{") and stripped != "} else {" and not stripped.startswith("#"):
+            if depth > MAX_REGION_NESTING:
+                raise ParseError(region_nesting_message(), file=filename, line=n,
+                                 col=len(line.rstrip(" \t\r")), source_line=line.rstrip("\r"))
+            depth += 1
         if line.count("[") + line.count("{") <= MAX_NESTING + 1:
             continue
         offset = first_too_deep(line, MAX_NESTING + 1)

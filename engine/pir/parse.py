@@ -12,7 +12,8 @@ import gc
 import re
 
 from rulepass.engine.errors import ParseError
-from rulepass.engine.limits import LimitExceeded, int64
+from rulepass.engine.limits import (MAX_REGION_NESTING, LimitExceeded, int64,
+                                    region_nesting_message)
 from rulepass.engine.ir.core import Block, Operation, Program, Value, make_kwarg
 from rulepass.engine.ir.types import NULL_TYPE, OperationDistAttr
 from rulepass.engine.pir.scan import (ScanFailure, Scanner, first_duplicate, group_problem, matching_brace, parse_attribute_value,  # noqa: F401
@@ -109,6 +110,8 @@ class ProgramParser:
                 continue
             in_kwargs = False
             op, opens = self.parse_op(raw, indent)
+            if opens and len(stack) > MAX_REGION_NESTING:  # stack[0]: the program's block
+                raise self.error(region_nesting_message(), len(raw.rstrip(" \t")) - 1)
             stack[-1][0].append(op)
             if opens:
                 nb = Block()

@@ -9,14 +9,13 @@ pipelines and tests — and raises `RuleCompileError` with file:line:col, the li
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
 import attrs
 
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.errors import RuleCompileError
-from rulepass.engine.files import read_text
+from rulepass.engine.files import FileError, check_input, read_text
 from rulepass.engine.lang.check import check_pass, check_value_type, constant  # noqa: F401
 from rulepass.engine.lang.defs import Defs
 from rulepass.engine.rewrite.functions import arity
@@ -148,19 +147,15 @@ class CompiledPass:
 
 
 def _not_a_rule_file(path: Path) -> str | None:
-    """Why ``path`` cannot be read as a rule file (missing, a folder, a device, a symlink loop),
-    or None (a regular file or a FIFO; :func:`read_text` says what else is wrong); "missing"
-    when there is nothing at ``path``."""
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
+    """Why ``path`` cannot be read as a rule file (a folder, a device, a FIFO that would wait for
+    a writer for ever, a dangling symbolic link or a link loop), or None (a regular file;
+    :func:`read_text` says what else is wrong); "missing" when there is nothing at ``path``."""
+    if not os.path.lexists(path):
         return "missing"
-    except OSError as e:  # a symlink loop, no permission on a folder on the way
-        return f"cannot read the rule file: {e.strerror or e}"
-    if stat.S_ISDIR(mode):
-        return "is a folder, not a rule file"
-    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
-        return "not a regular file (a device?), not a rule file"
+    try:
+        check_input(path, "rule file")
+    except FileError as e:
+        return e.message
     return None
 
 

@@ -118,6 +118,8 @@ def _run_example(args) -> int:
             from rulepass.outputs import check_out_folder
 
             check_out_folder(args.out, example.path)
+        check_run_outputs(example, args)  # no output is an input of the run (nor another output)
+        if args.out:
             check_output_dir(args.out, "--out folder")  # before the run, not after it
         dumps = IRDumps(args.print_ir_after_all, args.dump_dir)
         return example, dumps
@@ -151,6 +153,33 @@ def _run_example(args) -> int:
         write_outputs(options.out, result.records, result.events, report, example, options)
         console.print(f"wrote {options.out}")
     return 0 if report.ok else 1
+
+
+def check_run_outputs(example, args) -> None:
+    """``run``'s outputs are none of its inputs (the example's files, the rule files) nor one
+    another: every file ``--out`` will hold, and the ``.pir`` files already in ``--dump-dir``
+    (a dump file can only be an input if it exists now, as a link).
+
+    Raises:
+        OutputClash: naming the output and what it is.
+    """
+    from pathlib import Path
+
+    from rulepass.cli.destinations import check_outputs, command_inputs
+    from rulepass.outputs import out_files
+
+    inputs = [(f"the example's {p.name}", p) for p in sorted(example.path.iterdir())
+              if p.is_file()]
+    inputs = command_inputs(args.rules, inputs)
+    outputs = []
+    if args.out:
+        outputs += [("--out", Path(args.out) / name)
+                    for name in out_files(example.parallel.world_size)]
+    if args.dump_dir and Path(args.dump_dir).is_dir():
+        folder = Path(args.dump_dir)
+        outputs += [("--dump-dir", p) for p in sorted([*folder.glob("*.pir"),
+                                                       *folder.glob("rank*/*.pir")])]
+    check_outputs(inputs, outputs)
 
 
 class _PassList(argparse.Action):
@@ -193,7 +222,19 @@ def _register_rewrite(sub) -> None:
     p.set_defaults(func=_run_rewrite)
 
 
+def _rewrite_paths(args) -> tuple:
+    """(inputs, outputs, in place) of ``rewrite`` for
+    :func:`~rulepass.cli.destinations.check_outputs`: ``-o PROGRAM`` rewrites it in place
+    (atomically); no other output may be an input or another output."""
+    from rulepass.cli.destinations import command_inputs
+
+    inputs = command_inputs(args.rules, [("the input program", args.program)])
+    outputs = [(flag, path) for flag, path in (("-o", args.out), ("--trace", args.trace)) if path]
+    return inputs, outputs, [("-o", "the input program")]
+
+
 def _run_rewrite(args) -> int:
+    from rulepass.cli.destinations import check_outputs
     from rulepass.cli.inputs import load_program
     from rulepass.cli.passes import IRDumps, parse_params, split_names
     from rulepass.engine.api import load_rules
@@ -202,6 +243,7 @@ def _run_rewrite(args) -> int:
     names = split_names(args.steps)
     params = parse_params(args.params)
     # Outputs are checked before the work, so a bad path fails at once, not after the pass.
+    check_outputs(*_rewrite_paths(args))
     if args.out:
         check_writable(args.out, "output file")
     if args.trace:
@@ -233,6 +275,7 @@ def _collector_paused():
 
 def _rewrite_loaded(args, rules, program, names, params, dumps) -> int:
     """`rulepass rewrite` once the rules and the program are loaded."""
+    from rulepass.cli.destinations import check_outputs, write_stdout
     from rulepass.cli.inputs import UsageError
     from rulepass.cli.passes import plan_steps, run_steps
     from rulepass.engine.files import write_text
@@ -240,6 +283,10 @@ def _rewrite_loaded(args, rules, program, names, params, dumps) -> int:
     from rulepass.engine.rewrite.trace import write_trace
 
     steps = plan_steps(rules, names, params)
+    if dumps.folder is not None:  # its files are named after the steps
+        inputs, outputs, in_place = _rewrite_paths(args)
+        check_outputs(inputs, outputs + [("--dump-dir", dumps.file(n + 1, cpass.name))
+                                         for n, (cpass, _) in enumerate(steps)], in_place)
     rules.check_steps(program, steps)  # a rank the program does not have, a degree below 1
     if args.explain:
         rule, sep, position = args.explain.rpartition("@")
@@ -258,7 +305,7 @@ def _rewrite_loaded(args, rules, program, names, params, dumps) -> int:
     if args.out:
         write_text(args.out, text)  # atomic: a failed write leaves the input, even in place
     else:
-        sys.stdout.write(text)
+        write_stdout(text)
     return 0
 
 
@@ -279,6 +326,7 @@ def _register_parallelize(sub) -> None:
 
 
 def _run_parallelize(args) -> int:
+    from rulepass.cli.destinations import check_outputs, command_inputs, write_stdout
     from rulepass.cli.inputs import load_program
     from rulepass.engine.api import load_rules
     from rulepass.engine.files import check_writable, read_text, write_text
@@ -287,6 +335,9 @@ def _run_parallelize(args) -> int:
     from rulepass.parallelize import check_serial, parallelize
 
     if args.out:
+        check_outputs(command_inputs(args.rules, [("the input program", args.serial),
+                                                   ("the --plan file", args.plan)]),
+                      [("-o", args.out)])
         check_writable(args.out)  # before the work, not after it
     plan = load_plan(read_text(args.plan, "plan file"), args.plan)
     program = load_program(args.serial)
@@ -296,7 +347,7 @@ def _run_parallelize(args) -> int:
     if args.out:
         write_text(args.out, text)
     else:
-        sys.stdout.write(text)
+        write_stdout(text)
     return 0
 
 
@@ -323,10 +374,11 @@ def _run_check(args) -> int:
 
 def cmd_print(args) -> int:
     """``rulepass print PROGRAM``: the program in canonical form on stdout."""
+    from rulepass.cli.destinations import write_stdout
     from rulepass.cli.inputs import load_program
     from rulepass.engine.pir.printer import print_program
 
-    sys.stdout.write(print_program(load_program(args.program)))
+    write_stdout(print_program(load_program(args.program)))
     return 0
 
 

@@ -66,11 +66,12 @@ def positive_seconds(text: str) -> float:
 
 
 def read_text(path: str) -> str:
-    """The file's text (:func:`rulepass.engine.files.read_text`: a
-    :class:`~rulepass.engine.files.FileError` naming it when it cannot be read or is not UTF-8)."""
+    """The program file's text (:func:`rulepass.engine.files.read_text`: a
+    :class:`~rulepass.engine.files.FileError` naming it when it cannot be read or is not UTF-8);
+    a FIFO is read, so that a shell's process substitution ``<(...)`` works."""
     from rulepass.engine.files import read_text as read_file
 
-    return read_file(path, "program file")
+    return read_file(path, "program file", pipe=True)  # `rulepass print <(cat p.pir)`
 
 
 def load_program(path: str):

@@ -63,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
             print(str(e), file=sys.stderr)
         return 1
     except UsageError as e:
-        parser.print_usage(sys.stderr)
+        if getattr(e, "show_usage", True):  # an output clash is one line
+            parser.print_usage(sys.stderr)
         print(f"rulepass: error: {e}", file=sys.stderr)
         return 2
     except BrokenPipeError:

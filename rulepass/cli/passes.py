@@ -149,6 +149,10 @@ class IRDumps:
         """Whether anything is dumped."""
         return self.print_after_all or self.folder is not None
 
+    def file(self, count: int, name: str, prefix: str = "") -> Path:
+        """The file of step number ``count`` (from 1), pass ``name``: ``folder/prefix/NN_name.pir``."""
+        return self.folder / prefix / f"{count:02d}_{name}.pir"
+
     def per_rank(self, name: str, rank: int, program) -> None:
         """:meth:`after` for rank ``rank`` of ``rulepass run`` (files under ``rank<r>/``, each
         rank counting its own steps; the threads of the local backend compile one rank at a
@@ -169,7 +173,7 @@ class IRDumps:
             sys.stderr.write(f"// -----// IR Dump After {name} ({prefix}{self.count}) //----- //\n"
                              + text)
         if self.folder is not None:
-            target = self.folder / prefix / f"{self.count:02d}_{name}.pir"
+            target = self.file(self.count, name, prefix)
             Path(target.parent).mkdir(parents=True, exist_ok=True)
             write_text(target, text)
 
