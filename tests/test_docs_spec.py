@@ -28,7 +28,7 @@ def test_docs_spec_equals_shared_spec():
 
 
 @pytest.mark.parametrize("doc", ["README.md", "docs/rule-language.md", "docs/architecture.md",
-                                 "docs/modules.md"])
+                                 "docs/modules.md", "docs/program-format.md"])
 def test_links_stay_inside_the_repository(doc):
     path = ROOT / doc
     for target in re.findall(r"\]\(([^)#\s]+)", path.read_text()):
