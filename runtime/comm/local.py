@@ -228,10 +228,14 @@ def run_ranks(world_size: int, fn: Callable[[Communicator], Any],
     threads = [threading.Thread(target=body, args=(r,), name=f"rank-{r}", daemon=True) for r in range(world_size)]
     for thread in threads:
         thread.start()
+    # The whole run's bound comes after a wait's own: a rank waiting for a stuck peer then fails
+    # first, naming the peer (under load a waiting thread could start late and the whole run's
+    # bound named every rank instead).
     deadline = time.monotonic() + timeout
+    bound = deadline + min(timeout, 1.0)
     with world._cond:
         while len(finished) < world_size and world.failure is None:
-            remaining = deadline - time.monotonic()
+            remaining = bound - time.monotonic()
             if remaining <= 0:
                 break
             world._cond.wait(min(remaining, _POLL_S))
