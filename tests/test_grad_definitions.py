@@ -353,3 +353,12 @@ def test_grad_definition_matches_finite_differences(case, rows, cols, seed):
     out_shape = next(op for op in program.ops if op.name == "pd_op.data").result.type.shape
     feeds = {"r": rng.normal(size=out_shape)}
     check(case, shapes, values, feeds)
+
+
+def test_the_installed_definitions_are_parsed_once_per_process():
+    # the chain compiles a program per rank; each compile re-parsed grad.rw (0.1 s at a time)
+    first, second = load_grad_definitions(), load_grad_definitions()
+    assert first is not second  # a new list: a caller may extend its own
+    assert len(first) == len(second) and all(a is b for a, b in zip(first, second))
+    second.append(None)
+    assert None not in load_grad_definitions()

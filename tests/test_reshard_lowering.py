@@ -343,6 +343,27 @@ def test_a_rank_the_program_does_not_have_is_refused():
         RULES.run_pass(program, "lower_reshard", rank=0)
 
 
+def test_the_rank_check_finds_a_rank_of_any_mesh_and_names_them_all():
+    # program_has_rank stops at the first mesh holding the rank: a rank of the program's second
+    # mesh (met only after the first) is accepted, one of neither is refused with every rank named
+    from rulepass.engine.paddle.param_checks import check_rank, program_has_rank, program_ranks
+
+    program = reshard_program((4, 6), ProcessMesh((2,), (2, 3)), [Shard(0)], [Replicate()])
+    z = dist_type((4,), M2, [Replicate()])
+    program.block.insert_before(next(iter(program.block.ops)), Operation.create(
+        "pd_op.data", [], [z], {"dtype": Symbol("float32"), "name": "z", "op_role": 0,
+                                "place": Place("undefined:0"), "shape": (4,),
+                                "stop_gradient": (True,)},
+        OperationDistAttr(M2, [], [z.dist], -1)))
+    assert program_ranks(program) == {0, 1, 2, 3}
+    for rank in range(-1, 6):
+        assert program_has_rank(program, rank) == (rank in {0, 1, 2, 3})
+        assert (check_rank(program, rank) is None) == (rank in {0, 1, 2, 3})
+    assert check_rank(program, 5) == ("is not a rank of the program, whose process meshes hold "
+                                      "ranks 0, 1, 2, 3 (4 ranks)")
+    assert program_has_rank(Program(), 7) and check_rank(Program(), 7) is None  # dense: any rank
+
+
 def test_dynamic_dimension_to_gather_is_an_error():
     program = reshard_program((-1, 4), M2, [Shard(0)], [Replicate()])
     with pytest.raises(RulepassError, match="cannot lower a reshard"):

@@ -214,9 +214,15 @@ def grad_definitions(module) -> list[GradDefinition]:
     return [compile_grad(decl, module.file) for decl in decls]
 
 
+#: (text, name) of the installed grad.rw -> its compiled definitions (immutable once made):
+#: the chain compiles one program per rank, and parsing grad.rw took 0.1 s each time.
+_INSTALLED: dict = {}
+
+
 def load_grad_definitions(paths=None) -> list[GradDefinition]:
     """Parse and compile the ``grad`` blocks of ``.rw`` files (default: the installed
-    ``rules/grad.rw``). Later files come first, so a user's definition overrides ours."""
+    ``rules/grad.rw``, parsed once per process for a given text: later calls return a new list
+    of the same definitions). Later files come first, so a user's definition overrides ours."""
     from importlib import resources
 
     from rulepass.engine.api import import_function_modules
@@ -226,11 +232,17 @@ def load_grad_definitions(paths=None) -> list[GradDefinition]:
 
     if paths is None:
         ref = resources.files("rulepass.rules").joinpath("grad.rw")
-        texts = [(ref.read_text(), "rules/grad.rw")]
-    else:
-        from rulepass.engine.files import read_text
+        key = (ref.read_text(), "rules/grad.rw")
+        found = _INSTALLED.get(key)
+        if found is None:
+            found = _INSTALLED[key] = grad_definitions(parse_rules(*key))
+            if len(_INSTALLED) > 1:  # an older text of the file: no longer read
+                for old in [k for k in _INSTALLED if k != key]:
+                    del _INSTALLED[old]
+        return list(found)
+    from rulepass.engine.files import read_text
 
-        texts = [(read_text(p, "rule file"), str(p)) for p in paths]
+    texts = [(read_text(p, "rule file"), str(p)) for p in paths]
     out: list[GradDefinition] = []
     for text, name in reversed(texts):
         out.extend(grad_definitions(parse_rules(text, name)))

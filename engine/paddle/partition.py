@@ -22,9 +22,11 @@ from rulepass.engine.ir.types import DistTensorType, OperationDistAttr, TensorDi
 def _needs_reshard(value_type, required) -> bool:
     if not isinstance(value_type, DistTensorType) or not isinstance(required, TensorDistAttr):
         return False
-    if required.is_null or required.mesh != value_type.mesh:
-        return False
     have = value_type.dist
+    if have is required:  # the common case: the reader computes with the value's own attribute
+        return False
+    if required.is_null or required.mesh != have.mesh:
+        return False
     return (have.dims_mapping, have.partial) != (required.dims_mapping, required.partial)
 
 
