@@ -380,6 +380,8 @@ def _run_check(args) -> int:
     from rulepass.engine.rule_tests import check
 
     paths = args.paths or [installed_rules()]
+    if not args.paths:  # say what was checked: a user in an empty folder saw only our rules' lines
+        print(f"no PATH given: checking the installed rules ({paths[0]})", file=sys.stderr)
     report = check(paths)
     for warning in report.warnings:
         print(warning, file=sys.stderr)
