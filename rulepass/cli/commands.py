@@ -128,7 +128,10 @@ def _run_example(args) -> int:
     if BACKENDS[args.backend].per_process:  # one report of an error every rank hits alike
         from rulepass.runtime.comm.mpi import agreed
 
-        example, dumps = agreed(prepare)
+        from rulepass.cli.inputs import UsageError
+        from rulepass.engine.errors import RulepassError
+
+        example, dumps = agreed(prepare, errors=(RulepassError, UsageError))
     else:
         example, dumps = prepare()
     options = RunOptions(args.backend, args.steps, args.schedule, args.micro_batches,
