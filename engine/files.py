@@ -8,7 +8,10 @@ and a failed write never destroys what was there before.
   to disk and rename it over the target (``os.replace`` is atomic on POSIX): a full disk or a
   ``ulimit -f`` half-way leaves the old file as it was, even when it is the input being rewritten.
   A symlink's target is replaced (the link stays); a FIFO or a device is written through, never
-  replaced by a regular file.
+  replaced by a regular file; a path naming an open file descriptor (``/dev/stdout``,
+  ``/dev/stderr``, ``/dev/fd/N``, ``/proc/self/fd/N``: :func:`descriptor`) is written through
+  that descriptor, never opened anew, truncated or renamed over (``-o /dev/stdout >> log``
+  appends to the log).
 - :func:`read_json` / :func:`read_npz`: the same for a JSON file and numpy's ``.npz`` archives
   (never a pickle; a text file or a renamed ``.npy`` is "not an .npz archive").
 - :func:`check_writable` / :func:`check_output_dir`: the checks a command makes *before* its work,
@@ -20,7 +23,9 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import stat
+import sys
 import tempfile
 from pathlib import Path
 
@@ -192,6 +197,73 @@ def read_npz(path, what: str = "array file") -> dict:
         raise FileError(f"a damaged .npz archive ({e})", name) from None
 
 
+#: a path naming an open file descriptor of this process (``/proc/<pid>/fd/N``: our own pid)
+_DESCRIPTOR = re.compile(r"/(?:dev/(?:fd/(?P<n>[0-9]+)|(?P<std>stdout|stderr))"
+                         r"|proc/(?P<pid>self|thread-self|[0-9]+)/fd/(?P<m>[0-9]+))")
+_STANDARD = {"stdout": 1, "stderr": 2}
+
+
+def descriptor(path) -> int | None:
+    """The file descriptor ``path`` names, or None: ``/dev/stdout`` (1), ``/dev/stderr`` (2),
+    ``/dev/fd/N``, ``/proc/self/fd/N`` or ``/proc/<this pid>/fd/N`` (N), also when reached
+    through symbolic links (at most 40 hops, as the kernel follows). Opening such a path opens
+    the file behind the descriptor anew: ``open(..., "wb")`` truncated the log of
+    ``-o /dev/stdout >> log``, and a rename replaced it (or failed on a pipe)."""
+    current = os.path.abspath(os.fspath(path))
+    for _ in range(40):
+        found = _DESCRIPTOR.fullmatch(current)
+        if found is not None:
+            if found["std"]:
+                return _STANDARD[found["std"]]
+            if found["pid"] and found["pid"] not in ("self", "thread-self", str(os.getpid())):
+                return None  # another process's descriptor: a path like any other
+            return int(found["n"] or found["m"])
+        try:
+            target = os.readlink(current)
+        except OSError:  # not a link (or missing): not a descriptor
+            return None
+        current = os.path.normpath(os.path.join(os.path.dirname(current), target))
+    return None
+
+
+def _check_descriptor(fd: int, path, what: str) -> None:
+    """``fd`` is open for writing, else :class:`FileError` naming ``path``."""
+    import fcntl
+
+    try:
+        flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+    except OSError:
+        raise FileError(f"cannot write the {what}: file descriptor {fd} is not open",
+                        str(path)) from None
+    if flags & os.O_ACCMODE not in (os.O_WRONLY, os.O_RDWR):
+        raise FileError(f"cannot write the {what}: file descriptor {fd} is not open for "
+                        "writing", str(path))
+
+
+def _write_descriptor(fd: int, data: bytes) -> None:
+    """Write ``data`` to the open descriptor ``fd`` where it stands (appending if it appends):
+    through ``sys.stdout``/``sys.stderr``'s buffer for 1 and 2 (flushed first, so that what
+    was printed keeps its place), else ``os.write`` until all is written."""
+    stream = {1: sys.stdout, 2: sys.stderr}.get(fd)
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None and _fileno(stream) == fd:
+        stream.flush()
+        buffer.write(data)
+        buffer.flush()
+        return
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view[:1 << 30]):]
+
+
+def _fileno(stream) -> int | None:
+    """``stream.fileno()``, or None when it has none (pytest's captured streams)."""
+    try:
+        return stream.fileno()
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
 def check_writable(path, what: str = "output") -> Path:
     """Check, before any work, that a file can be written at ``path`` as :func:`write_bytes`
     writes it: its folder (a symlink's target's) exists and is writable, and ``path`` is not a
@@ -200,6 +272,10 @@ def check_writable(path, what: str = "output") -> Path:
     Raises:
         FileError: naming the path and what is wrong.
     """
+    fd = descriptor(path)
+    if fd is not None:  # written through the descriptor (/dev/stdout)
+        _check_descriptor(fd, path, what)
+        return Path(path)
     try:
         target = Path(os.path.realpath(path, strict=False))  # a symlink's target is written
         mode = os.stat(target).st_mode
@@ -270,13 +346,24 @@ def write_bytes(path, data: bytes) -> None:
     old ``path`` (if any) is unchanged.
 
     A symbolic link is followed: its final target is replaced (atomically), the link stays. An
-    existing path that is not a regular file (a FIFO, a device such as ``/dev/stdout``) is written
-    through, never replaced by a regular file.
+    existing path that is not a regular file (a FIFO, a device such as ``/dev/null``) is written
+    through, never replaced by a regular file; a path naming an open descriptor (``/dev/stdout``,
+    ``/dev/fd/3``: :func:`descriptor`) is written to that descriptor where it stands (no
+    truncation, no rename).
 
     Raises:
         FileError: naming ``path`` (no space, no permission, file size limit, a symlink loop ...).
     """
     temporary = None
+    fd = descriptor(path)
+    if fd is not None:
+        try:
+            _write_descriptor(fd, data)
+        except BrokenPipeError:  # the reader went away (| head): main exits 0 as for stdout
+            raise
+        except OSError as e:
+            raise FileError(f"cannot write: {e.strerror or e}", str(path)) from None
+        return
     try:
         # the final target of a symlink (a dangling link: the file it names is created)
         target = Path(os.path.realpath(path, strict=False))

@@ -66,27 +66,6 @@ def final_parameters(records: list, types: dict) -> dict:
     return out
 
 
-def check_out_folder(out, example_path) -> None:
-    """``run --out DIR`` must not be the example's own folder: its ``params_final.npz`` (Paddle's
-    reference) would be replaced by rulepass's result, and the next run would compare rulepass
-    with itself.
-
-    Raises:
-        FileError: naming the folder.
-    """
-    import os
-
-    from rulepass.engine.files import FileError
-
-    try:
-        same = os.path.samefile(out, example_path)
-    except OSError:  # not made yet: it cannot be the example's folder
-        same = False
-    if same:
-        raise FileError("--out is the example's own folder: its params_final.npz and other "
-                        "inputs would be overwritten; give another folder", str(out))
-
-
 def out_files(world_size: int) -> list[str]:
     """The name of every file ``run --out DIR`` writes in DIR for ``world_size`` ranks
     (:func:`rulepass.run.write_outputs`), so that none is checked to be an input before the run.

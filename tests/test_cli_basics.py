@@ -76,3 +76,15 @@ def test_closed_pipe_is_exit_0(tmp_path, args):
     err = process.stderr.read().decode()
     assert process.wait(timeout=120) == 0, err
     assert "Traceback" not in err and "Exception ignored" not in err
+
+
+def test_check_without_paths_says_it_checks_the_installed_rules(tmp_path, monkeypatch, capsys):
+    # breaker item 17: in an empty folder `rulepass check` printed only lines about our rules
+    from rulepass.cli.main import main
+    from rulepass.engine.api import installed_rules
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["check"]) == 0
+    captured = capsys.readouterr()
+    assert f"no PATH given: checking the installed rules ({installed_rules()})" in captured.err
+    assert " passed, 0 failed" in captured.out

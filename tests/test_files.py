@@ -324,3 +324,33 @@ def test_check_a_device_is_not_read(capsys):
 def test_print_a_device_is_not_read(capsys):
     assert main(["print", "/dev/zero"]) == 1
     assert "is a device, not a program file" in capsys.readouterr().err
+
+
+def test_a_descriptor_path_is_written_through_the_open_descriptor(tmp_path):
+    # breaker 2 item 2: /dev/fd/N reopened (truncated) or renamed over the file behind it
+    from rulepass.engine.files import descriptor
+
+    log = tmp_path / "log"
+    log.write_text("kept\n")
+    link = tmp_path / "link"
+    fd = os.open(log, os.O_WRONLY | os.O_APPEND)
+    try:
+        link.symlink_to(f"/dev/fd/{fd}")
+        assert descriptor(f"/dev/fd/{fd}") == fd == descriptor(link)
+        assert descriptor(f"/proc/self/fd/{fd}") == fd == descriptor(f"/proc/{os.getpid()}/fd/{fd}")
+        assert descriptor("/dev/stdout") == 1 and descriptor("/dev/stderr") == 2
+        assert descriptor(log) is None and descriptor("/proc/1/fd/1") is None
+        check_writable(f"/dev/fd/{fd}")
+        write_text(f"/dev/fd/{fd}", "one\n")
+        write_text(link, "two\n")
+        assert log.read_text() == "kept\none\ntwo\n" and log.stat().st_ino == os.stat(fd).st_ino
+    finally:
+        os.close(fd)
+    with pytest.raises(FileError, match="not open"):
+        check_writable(f"/dev/fd/{fd}", "trace file")
+    fd = os.open(log, os.O_RDONLY)
+    try:
+        with pytest.raises(FileError, match="not open for writing"):
+            check_writable(f"/dev/fd/{fd}", "trace file")
+    finally:
+        os.close(fd)

@@ -227,3 +227,21 @@ def test_an_error_every_rank_hits_is_reported_once_under_mpiexec(tmp_path, ranks
     assert r.returncode != 0
     assert r.stderr.count(message) == 1, r.stderr
     assert "Traceback" not in r.stderr
+
+
+@pytest.mark.mpi
+def test_an_output_clash_under_mpiexec_is_reported_once_with_exit_2(tmp_path):
+    # breaker2 item 5: every rank printed the same usage error (an --out that is the example)
+    pytest.importorskip("mpi4py")
+    mpiexec = _mpiexec()
+    if mpiexec is None:
+        pytest.skip("mpiexec not found")
+    copy = tmp_path / "mp2"
+    shutil.copytree(EXAMPLES / "mp2", copy)
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    r = subprocess.run([mpiexec, "-n", "2", sys.executable, "-m", "mpi4py", "-m", "rulepass",
+                        "run", str(copy), "--backend", "mpi", "--out", str(copy)],
+                       capture_output=True, text=True, timeout=240, env=env)
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert r.stderr.count("is the example's own folder") == 1, r.stderr
+    assert "Traceback" not in r.stderr

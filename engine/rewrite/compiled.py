@@ -23,10 +23,12 @@ from rulepass.engine.lang.cache import parse_rules_cached
 
 
 class Sources:
-    """The text of every loaded file, so errors can show the offending line."""
+    """The text of every loaded file, so errors can show the offending line; `included_at`:
+    file -> the `include` (span) that brought it in, for the files no path named directly."""
 
     def __init__(self):
         self.texts: dict[str, list[str]] = {}
+        self.included_at: dict[str, A.Span] = {}
 
     def add(self, file: str, text: str) -> None:
         """Remember `file`'s text."""
@@ -194,6 +196,8 @@ def load_modules(paths, sources: Sources) -> list[A.Module]:
                                 if problem == "missing" else f"included file {path}: {problem}")
         text = read_text(path, "rule file")
         sources.add(str(path), text)
+        if included_at is not None:
+            sources.included_at[str(path)] = included_at
         module = parse_rules_cached(text, str(path))
         modules.append(module)
         includes = [(path.parent / inc.path, inc.span) for inc in module.of(A.IncludeDecl)]

@@ -114,20 +114,24 @@ def _run_example(args) -> int:
         check_example(example)  # data.npz holds the global batch, whatever --micro-batches says
         if args.schedule is not None:
             check_schedule(args.schedule, example.parallel.vpp, "--schedule")
-        if args.out:
-            from rulepass.outputs import check_out_folder
-
-            check_out_folder(args.out, example.path)
         check_run_outputs(example, args)  # no output is an input of the run (nor another output)
-        if args.out:
-            check_output_dir(args.out, "--out folder")  # before the run, not after it
+        if args.out:  # before the run, not after it: the folder, then every file in it
+            from rulepass.engine.files import check_writable
+            from rulepass.outputs import out_files
+
+            folder = check_output_dir(args.out, "--out folder")
+            for name in out_files(example.parallel.world_size):
+                check_writable(folder / name, "--out file")
         dumps = IRDumps(args.print_ir_after_all, args.dump_dir)
         return example, dumps
 
     if BACKENDS[args.backend].per_process:  # one report of an error every rank hits alike
         from rulepass.runtime.comm.mpi import agreed
 
-        example, dumps = agreed(prepare)
+        from rulepass.cli.inputs import UsageError
+        from rulepass.engine.errors import RulepassError
+
+        example, dumps = agreed(prepare, errors=(RulepassError, UsageError))
     else:
         example, dumps = prepare()
     options = RunOptions(args.backend, args.steps, args.schedule, args.micro_batches,
@@ -156,18 +160,25 @@ def _run_example(args) -> int:
 
 
 def check_run_outputs(example, args) -> None:
-    """``run``'s outputs are none of its inputs (the example's files, the rule files) nor one
-    another: every file ``--out`` will hold, and the ``.pir`` files already in ``--dump-dir``
-    (a dump file can only be an input if it exists now, as a link).
+    """``run``'s outputs are none of its inputs (the example's files, the rule files and what
+    they include) nor one another: ``--out`` is not the example's own folder, no file it will
+    hold is an input, and no ``.pir`` file already in a ``--dump-dir`` rank folder
+    (``rank<r>/``, where the dumps ``rank<r>/NN_PASS.pir`` go; their names are known only once
+    the rank is compiled, and a dump file can only be an input if it exists now, as a link).
+    Files elsewhere in the dump folder are never written, so ``--dump-dir EXAMPLE`` is allowed.
 
     Raises:
-        OutputClash: naming the output and what it is.
+        OutputClash: naming the output and what it is (exit 2).
     """
     from pathlib import Path
 
-    from rulepass.cli.destinations import check_outputs, command_inputs
+    from rulepass.cli.destinations import OutputClash, check_outputs, command_inputs
     from rulepass.outputs import out_files
 
+    if args.out and _same_folder(args.out, example.path):
+        raise OutputClash(f"--out {args.out} is the example's own folder: its params_final.npz "
+                          "and other inputs would be overwritten; give another folder (nothing "
+                          "was written)")
     inputs = [(f"the example's {p.name}", p) for p in sorted(example.path.iterdir())
               if p.is_file()]
     inputs = command_inputs(args.rules, inputs)
@@ -175,11 +186,19 @@ def check_run_outputs(example, args) -> None:
     if args.out:
         outputs += [("--out", Path(args.out) / name)
                     for name in out_files(example.parallel.world_size)]
-    if args.dump_dir and Path(args.dump_dir).is_dir():
+    if args.dump_dir:
         folder = Path(args.dump_dir)
-        outputs += [("--dump-dir", p) for p in sorted([*folder.glob("*.pir"),
-                                                       *folder.glob("rank*/*.pir")])]
+        outputs += [("--dump-dir", p) for rank in range(example.parallel.world_size)
+                    for p in sorted(folder.glob(f"rank{rank}/*.pir"))]
     check_outputs(inputs, outputs)
+
+
+def _same_folder(path, other) -> bool:
+    """Whether ``path`` is the folder ``other`` (False when ``path`` does not exist yet)."""
+    try:
+        return os.path.samefile(path, other)
+    except OSError:
+        return False
 
 
 class _PassList(argparse.Action):
@@ -364,6 +383,8 @@ def _run_check(args) -> int:
     from rulepass.engine.rule_tests import check
 
     paths = args.paths or [installed_rules()]
+    if not args.paths:  # say what was checked: a user in an empty folder saw only our rules' lines
+        print(f"no PATH given: checking the installed rules ({paths[0]})", file=sys.stderr)
     report = check(paths)
     for warning in report.warnings:
         print(warning, file=sys.stderr)

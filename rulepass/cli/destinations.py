@@ -10,9 +10,15 @@ outputs (:func:`check_outputs`).
 - clashes: ``rewrite p.pir --trace p.pir`` replaced the input program by the trace (exit 0);
   only ``rewrite p.pir -o p.pir`` (in place, atomically) may name an input as an output;
   ``run --out O`` with ``O/params_final.npz`` a symlink to the example's ``params_final.npz``
-  replaced Paddle's reference. Paths are compared by what they resolve to (symlinks followed,
-  hard links by inode); devices and FIFOs (``/dev/null``, ``/dev/stdout``) are written through
-  and may be named more than once.
+  replaced Paddle's reference; ``--trace inner.rw``, a file ``--rules outer.rw`` includes,
+  replaced it, so the rule files are every file loading the rules reads (:func:`rules_read`).
+  Paths are compared by what they resolve to (symlinks followed, hard links by inode).
+- devices and FIFOs (``/dev/null``) are written through and may be named more than once; so may
+  a path naming an open descriptor (``/dev/stdout``, ``/dev/stderr``, ``/dev/fd/N``,
+  ``/proc/self/fd/N``: :func:`~rulepass.engine.files.descriptor`), which the writer writes
+  through that descriptor where it stands (``-o /dev/stdout >> log`` appends; ``-o /dev/stdout
+  --trace /dev/stdout`` writes the trace, then the program). Such a path is never compared with
+  the inputs: what the descriptor holds open was opened by the caller, not named by it.
 """
 
 from __future__ import annotations
@@ -54,8 +60,12 @@ def write_stdout(text: str) -> None:
 
 def _identity(path):
     """What ``path`` writes to or reads from: ``("file", dev, inode)`` for an existing regular
-    file, ``("path", realpath)`` for one that does not exist yet, None for a device, a FIFO or a
-    folder (never a clash)."""
+    file, ``("path", realpath)`` for one that does not exist yet, None for a device, a FIFO, a
+    folder or an open descriptor (``/dev/stdout``; never a clash)."""
+    from rulepass.engine.files import descriptor
+
+    if descriptor(path) is not None:
+        return None
     real = os.path.realpath(path)
     try:
         st = os.stat(real)
@@ -77,13 +87,32 @@ def rule_files(paths) -> list:
     return out
 
 
+def rules_read(paths) -> list:
+    """(label, path) of every ``.rw`` file loading the ``--rules`` ``paths`` reads: the files
+    named (a folder: its ``*.rw`` files) as ``"a --rules file"``, and the files they include, at
+    any depth, as ``"a rule file (included at outer.rw:1:1)"``.
+
+    Raises:
+        RuleSyntaxError, RuleCompileError: a file that does not parse or does not exist, as
+            loading the rules would report it.
+    """
+    from rulepass.engine.rewrite.compiled import Sources, load_modules
+
+    sources = Sources()
+    load_modules(list(paths), sources)
+    return [(f"a rule file (included at {sources.included_at[name]})"
+             if name in sources.included_at else "a --rules file", name)
+            for name in sources.texts]
+
+
 def command_inputs(rules, named=()) -> list:
     """(label, path) of what a command reads: ``named`` (its program: ``("the input program",
-    path)``), its ``--rules`` files (folders expanded) and the installed rules."""
+    path)``), its ``--rules`` files (folders expanded) with what they include
+    (:func:`rules_read`), and the installed rules."""
     from rulepass.engine.api import installed_rules
 
     inputs = list(named)
-    inputs += [("a --rules file", path) for path in rule_files(rules)]
+    inputs += rules_read(rules) if rules else []
     inputs += [("an installed rule file", path) for path in rule_files([installed_rules()])]
     return inputs
 

@@ -59,8 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except (RulepassError, InputError) as e:
-        if not getattr(e, "reported_elsewhere", False):  # an MPI rank other than 0: rank 0 did
-            print(str(e), file=sys.stderr)
+        if getattr(e, "reported_elsewhere", False):  # an MPI rank other than 0: rank 0 did
+            return 2 if issubclass(e.like, UsageError) else 1  # the status rank 0 exits with
+        print(str(e), file=sys.stderr)
         return 1
     except UsageError as e:
         if getattr(e, "show_usage", True):  # an output clash is one line

@@ -99,6 +99,8 @@ class ReportedOnRankZero(RulepassError):
 
     kind = "error"
     reported_elsewhere = True
+    #: the class of the error rank 0 reports (its exit status is this rank's too)
+    like: type = RulepassError
 
 
 class RanksFailed(RulepassError):
@@ -110,9 +112,11 @@ class RanksFailed(RulepassError):
         return self.message
 
 
-def agreed(fn: Callable[[], Any], world: Any = None, timeout: float | None = None) -> Any:
+def agreed(fn: Callable[[], Any], world: Any = None, timeout: float | None = None,
+           errors: tuple = (RulepassError,)) -> Any:
     """``fn()`` on every rank of ``world``, with one report of what failed: when ``fn`` raised a
-    project error on any rank, rank 0 raises one error whose message holds each distinct message
+    project error (one of ``errors``: the command line adds its usage errors) on any rank,
+    rank 0 raises one error whose message holds each distinct message
     once (naming the ranks that hit it when not all did), and the other ranks raise
     :class:`ReportedOnRankZero`. For the steps every rank runs alike before training (reading
     the example, compiling): each printed the same error, once per rank.
@@ -125,23 +129,30 @@ def agreed(fn: Callable[[], Any], world: Any = None, timeout: float | None = Non
     error, result = None, None
     try:
         result = fn()
-    except RulepassError as e:
+    except errors as e:
         error = e
     if world.Get_size() == 1:
         if error is not None:
             raise error
         return result
     wait_for_every_rank(world, comm_timeout(timeout), "finish setting up the run")
-    texts = world.allgather(None if error is None else str(error))
-    if all(text is None for text in texts):
+    # (message, the kind of error: the index in `errors` of the first class it is) per rank
+    gathered = world.allgather(None if error is None else (
+        str(error), next(i for i, kind in enumerate(errors) if isinstance(error, kind))))
+    if all(item is None for item in gathered):
         return result
+    texts = [None if item is None else item[0] for item in gathered]
+    alike = len(set(gathered)) == 1  # every rank hit the same error: rank 0 raises its own
     if world.Get_rank() != 0:
-        raise ReportedOnRankZero("reported by rank 0")
+        reported = ReportedOnRankZero("reported by rank 0")
+        # exit as rank 0 will: with the status of its error when every rank hit that one
+        reported.like = errors[gathered[0][1]] if alike else RulepassError
+        raise reported
     ranks_of: dict[str, list[int]] = {}
     for rank, text in enumerate(texts):
         if text is not None:
             ranks_of.setdefault(text, []).append(rank)
-    if len(ranks_of) == 1 and len(next(iter(ranks_of.values()))) == len(texts):
+    if alike:
         if error is not None:
             raise error  # every rank hit the same: rank 0's own, once
     lines = [text if len(ranks) == len(texts) else
