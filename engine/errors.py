@@ -31,12 +31,19 @@ def format_where(file: str | None, line: int | None, col: int | None) -> str:
 SHOWN_LINE_WIDTH = 120
 
 
+def _shown(ch: str) -> str:
+    """``ch`` as a source line in a message shows it: C0 controls but tab, and DEL, escaped."""
+    return f"\\x{ord(ch):02x}" if (ch < " " and ch != "\t") or ch == "\x7f" else ch
+
+
 def caret_block(source_line: str | None, col: int | None) -> str:
     """The source line indented by 4, and under it a caret at 1-based column `col`.
 
     Tabs before the column are kept so the caret lines up in a terminal. A line longer than
     :data:`SHOWN_LINE_WIDTH` is clipped to that many characters around the column, with ``...``
-    where text was left out (the message's ``line:col`` still counts in the whole line).
+    where text was left out (the message's ``line:col`` still counts in the whole line). Control
+    characters other than tab (a NUL, a CR, ESC, DEL) are shown escaped, ``\\x00``, with the caret
+    moved along: the raw byte would reach the terminal.
     """
     if source_line is None:
         return ""
@@ -48,9 +55,9 @@ def caret_block(source_line: str | None, col: int | None) -> str:
         prefix = "..." if start > 0 else ""
         line = prefix + line[start:stop] + ("..." if stop < len(source_line.rstrip("\n")) else "")
         at = len(prefix) + at - start
-    text = "    " + line
+    text = "    " + "".join(_shown(ch) for ch in line)
     if col is not None and col >= 1:
-        pad = "".join(ch if ch == "\t" else " " for ch in line[:at])
+        pad = "".join(ch if ch == "\t" else " " * len(_shown(ch)) for ch in line[:at])
         text += "\n    " + pad + "^"
     return text
 

@@ -73,6 +73,27 @@ def test_param_no_pass_declares(files, capsys):
     assert rewrite(files, "--pass", "first,,second") == 2
 
 
+@pytest.mark.parametrize("args, head, tail", [
+    # breaker 2 item 9: --pipeline nope said "unknown pass 'nope'" and listed the passes
+    (["--pipeline", "nope"], "unknown pipeline 'nope' (pipelines: both, paddle", ")"),
+    (["--pass", "nope"], "unknown pass 'nope' (passes: check_chunk_id", ")"),
+    (["--pipeline", "first"], "unknown pipeline 'first' (pipelines: both, paddle",
+     "); 'first' is a pass: give --pass first"),
+    (["--pass", "both"], "unknown pass 'both' (passes: check_chunk_id",
+     "); 'both' is a pipeline: give --pipeline both"),
+])
+def test_an_unknown_name_lists_its_own_kind(files, capsys, args, head, tail):
+    assert rewrite(files, *args) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("rule error: " + head) and err.endswith(tail + "\n")
+    assert err.count("\n") == 1
+    listed = err[err.index("(") + 1:err.index(")")]
+    if "pipeline" in head:
+        assert "partition" not in listed and "first" not in listed
+    else:
+        assert "paddle_without_vpp" not in listed and "first" in listed and "both" not in listed
+
+
 def test_no_pass_is_a_usage_error(files, capsys):
     assert rewrite(files) == 2
 

@@ -21,14 +21,14 @@ CASES = {
     "duplicate kwarg attribute": (program(extra="    ^kw:\n    %kwarg_x {a:1,a:2}\n"), "4:5",
                                   "attribute 'a' is given twice"),
     "duplicate group": (program(header="process_group 0 : [0,1]\nprocess_group 0 : [0]\n"),
-                        "2:1", "process_group 0 is given twice"),
+                        "2:15", "process_group 0 is given twice"),
     "group of no ranks": (program(header="process_group 0 : []\n"), "1:1",
                           "process_group 0 has no ranks"),
     # at the dimension (breaker item 18: a type string's error said "at column 1")
     # breaker item 20: both passed verify and print
-    "rank given twice": (program(header="process_group 0 : [1,1]\n"), "1:1",
+    "rank given twice": (program(header="process_group 0 : [1,1]\n"), "1:22",
                          "process_group 0 lists rank 1 twice"),
-    "negative rank": (program(header="process_group 0 : [-1]\n"), "1:1",
+    "negative rank": (program(header="process_group 0 : [-1]\n"), "1:20",
                       "process_group 0 has rank -1; ranks are >= 0"),
     "negative size": (program(type_="tensor<-5xf32>"), "2:53", "dimension -5"),
     "negative dist size": (program(type_="pd_dist.tensor<-2xf32, mesh_shape:[2],process_ids:"

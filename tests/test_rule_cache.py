@@ -19,6 +19,7 @@ pass tag { rule r { match { o = pd_op.relu(x) } where not has(o.t) rewrite { set
 def parses(monkeypatch, tmp_path):
     """The calls of the real parser, with the cache in a fresh folder."""
     monkeypatch.setenv("RULEPASS_CACHE", str(tmp_path / "cache"))
+    cache.reset_session()  # as a new process
     calls = []
     real = cache.parse_rules
 
@@ -161,9 +162,61 @@ def test_the_cache_is_capped_by_bytes_and_a_hit_is_recent(parses, tmp_path, monk
     assert len(parses) == 1 and entry.stat().st_mtime > 10_000
     _old_entries(folder, 10, size=1000)
     monkeypatch.setattr(cache, "MAX_BYTES", 3500 + entry.stat().st_size)
+    monkeypatch.setattr(cache, "PRUNE_EVERY", 1)  # prune after this process's second write too
     path.write_text(RULES.replace("o.t = 1", "o.t = 2"))
     load_rules([path])  # a miss: written, then the oldest entries beyond the bytes removed
     assert sum(p.stat().st_size for p in folder.iterdir()) <= cache.MAX_BYTES
     old = [p for p in folder.iterdir() if p.name.startswith("0" * 30)]
     assert entry.exists() and len(list(folder.iterdir())) == 2 + len(old)
     assert len(old) < 10 and all(p.stat().st_mtime >= 1000 + 10 - len(old) for p in old)
+
+
+def _chain(tmp_path, count):
+    """A rule file including the next, ``count`` files in all; the last defines pass ``tag``."""
+    for k in range(count - 1):
+        (tmp_path / f"i{k}.rw").write_text(f'include "i{k + 1}.rw"\n')
+    (tmp_path / f"i{count - 1}.rw").write_text(RULES)
+    return tmp_path / "i0.rw"
+
+
+def test_a_rule_set_larger_than_the_cap_does_not_thrash(parses, tmp_path, monkeypatch):
+    # breaker 2 item 3: with more files than the cap each run evicted what the next run needed
+    # (a chain of 1,501 included files: 10 s on every run, nothing ever hit)
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 5)
+    top = _chain(tmp_path, 12)
+    load_rules([top])
+    assert len(parses) == 12
+    assert len(list((tmp_path / "cache").glob("*.pickle"))) == 12  # used now: all kept
+    cache.reset_session()  # the next run
+    assert load_rules([top]).passes["tag"].name == "tag"
+    assert len(parses) == 12  # every file read back
+
+
+def test_pruning_lists_the_folder_now_and_then(parses, tmp_path, monkeypatch):
+    # breaker 2 item 3: the folder was listed (and every entry lstat-ed) after every write
+    listings = []
+    real = cache.evict
+
+    def counting(folder, *args, **kwargs):
+        listings.append(folder)
+        return real(folder, *args, **kwargs)
+
+    monkeypatch.setattr(cache, "evict", counting)
+    monkeypatch.setattr(cache, "PRUNE_EVERY", 10)
+    top = _chain(tmp_path, 25)
+    load_rules([top])
+    assert len(parses) == 25 and len(listings) == 3  # after writes 1, 11 and 21
+    cache.reset_session()
+    load_rules([top])
+    assert len(parses) == 25 and len(listings) == 3  # all hits: no write, no listing
+
+
+def test_another_process_evicts_what_this_one_did_not_use(parses, tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    _old_entries(folder, 8)
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 6)
+    monkeypatch.setattr(cache, "PRUNE_EVERY", 1)
+    top = _chain(tmp_path, 3)
+    load_rules([top])  # 3 new entries + the 3 most recent old ones
+    left = {p.name for p in folder.iterdir()}
+    assert len(left) == 6 and {f"{k:040x}.pickle" for k in (5, 6, 7)} <= left

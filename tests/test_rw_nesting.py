@@ -66,3 +66,33 @@ def test_deep_lists_are_located_where_they_pass_the_limit():
 def test_a_deep_not_is_located():
     line, col = located(HEAD + "not " * 5000 + "true" + TAIL, "nest more than 100 levels")
     assert (line, col) == (1, len(HEAD) + 1 + 100 * 4)
+
+
+def test_parentheses_count_toward_the_limit():
+    # breaker 2 item 9: `((...x == y...))` was not counted, however deep
+    parse_rules(HEAD + "(" * 98 + "x == y" + ")" * 98 + TAIL, "deep.rw")  # 98 + `==` + `x`: 100
+    line, col = located(HEAD + "(" * 99 + "x == y" + ")" * 99 + TAIL, "nest more than 100 levels")
+    assert (line, col) == (1, len(HEAD) + 1 + 99)  # `x`, the 101st level
+
+
+def test_brackets_past_the_scan_depth_are_refused_before_lark_reads_them():
+    # breaker 2 item 9: 200,000 parentheses took 12.6 s in lark; the raw text's scan refuses
+    # them at the first bracket past MAX_BRACKET_DEPTH
+    from rulepass.engine.lang.nesting import MAX_BRACKET_DEPTH
+
+    n = MAX_BRACKET_DEPTH + 5000
+    line, col = located(HEAD + "\n" + "(" * n + "x == y" + ")" * n + TAIL,
+                        "nest more than 100 levels")
+    assert (line, col) == (2, MAX_BRACKET_DEPTH + 1)
+
+
+def test_the_scan_skips_brackets_in_strings_text_blocks_and_comments():
+    from rulepass.engine.lang.nesting import MAX_BRACKET_DEPTH, check_bracket_depth
+
+    many = "(" * (MAX_BRACKET_DEPTH + 1)
+    check_bracket_depth(f'pass p {{ # {many}\n  rule r {{ match {{ o = pd_op.add(x, y) '
+                        f'{{a: "{many}\\"{many}"}} }} rewrite {{ erase o }} }} }}\n'
+                        f'test t {{ run p input """\n{many}\n""" expect unchanged }}\n', "s.rw")
+    with pytest.raises(RuleSyntaxError) as info:
+        check_bracket_depth(f'# a comment\n[{many}', "s.rw")
+    assert (info.value.line, info.value.col) == (2, MAX_BRACKET_DEPTH + 1)

@@ -61,3 +61,17 @@ def test_check_says_where_the_bad_escape_is(tmp_path, capsys):
     err = captured.out + captured.err
     assert f"e.rw:3:{COLUMN}: syntax error: bad escape `\\x4`" in err
     assert "Traceback" not in err
+
+
+def test_a_raw_nul_is_shown_escaped_under_the_caret(tmp_path, capsys):
+    # breaker 2 item 9: the message echoed the line with the raw NUL byte
+    (tmp_path / "e.rw").write_text(rules_with("a\x00\x1bb"))
+    assert main(["check", str(tmp_path / "e.rw")]) == 1
+    captured = capsys.readouterr()
+    err = captured.out + captured.err
+    assert f"e.rw:3:{COLUMN + 1}: syntax error: a string may not hold a NUL character" in err
+    assert "\x00" not in err and "\x1b" not in err
+    lines = err.splitlines()
+    shown = next(k for k, line in enumerate(lines) if 'a\\x00\\x1bb"' in line)
+    caret = lines[shown + 1].index("^")
+    assert lines[shown][caret:caret + 4] == "\\x00"

@@ -12,10 +12,17 @@ not the user's own, or that others can write (a planted entry), is never read no
 the rules are parsed instead. Any problem with it — unwritable, a damaged or foreign entry — falls
 back to parsing, silently: the cache only saves time. Syntax errors are never cached.
 
-The folder is capped: after writing an entry, the least recently used entries (by modification
-time; a hit touches its entry) beyond :data:`MAX_ENTRIES` files or :data:`MAX_BYTES` bytes are
-removed (every edit of a rule file, every fuzzer's text made one more entry, without end: 2,824
-entries, 57 MB). The installed `rules/` take about 20 entries.
+The folder is capped at :data:`MAX_ENTRIES` (4,000) entries and :data:`MAX_BYTES` (128 MiB):
+without a cap every edit of a rule file, every fuzzer's text made one more entry, without end
+(2,824 entries, 57 MB). The installed `rules/` take 16 entries, 0.6 MB (1.4–148 KB each); a
+chain of 1,501 small included files takes 1,501 entries, 6 MB. Pruning removes the least recently used
+entries (by modification time; a hit touches its entry) beyond the caps. It lists the folder, so
+it runs only when this process writes: after its first write and then once every
+:data:`PRUNE_EVERY` writes — a run whose files all hit never lists the folder, and a run that
+writes W entries lists it 1 + W / PRUNE_EVERY times (pruning after every write made a 1,501-file
+rule set quadratic: 10 s a run). An entry this process read or wrote is never removed by it: a
+rule set larger than the caps stays whole (the folder then holds more than the caps until
+another process prunes), so the next run hits instead of each run evicting what the next needs.
 """
 
 from __future__ import annotations
@@ -32,9 +39,24 @@ from pathlib import Path
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.lang.parse import parse_rules
 
-#: The most entries the cache folder keeps, and the most bytes they take together.
-MAX_ENTRIES = 500
-MAX_BYTES = 32 * 2**20
+#: The most entries the cache folder keeps, and the most bytes they take together (entries this
+#: process used are kept beyond these).
+MAX_ENTRIES = 4000
+MAX_BYTES = 128 * 2**20
+#: Writes between two prunings of the folder by one process (the first write prunes too).
+PRUNE_EVERY = 100
+
+#: Per cache folder: the entry names this process read or wrote (never evicted by it), and how
+#: many entries it wrote since it last pruned (absent: it never pruned there).
+_used: dict[Path, set[str]] = {}
+_writes_since_pruning: dict[Path, int] = {}
+
+
+def reset_session() -> None:
+    """Forget which entries this process used and when it last pruned, as a new process would
+    start (for tests, and a long-lived embedding that loads unrelated rule sets in turn)."""
+    _used.clear()
+    _writes_since_pruning.clear()
 
 _HERE = Path(__file__).resolve().parent
 #: what the parse depends on besides the file itself
@@ -91,12 +113,14 @@ def _load_entry(entry: Path):
     return module
 
 
-def evict(folder: Path, max_entries: int | None = None, max_bytes: int | None = None) -> int:
+def evict(folder: Path, max_entries: int | None = None, max_bytes: int | None = None,
+          keep: frozenset[str] | set[str] = frozenset()) -> int:
     """Remove the least recently used entries (``*.pickle``, oldest modification time first) of
     the cache ``folder`` until at most ``max_entries`` remain taking at most ``max_bytes``
     (default :data:`MAX_ENTRIES`, :data:`MAX_BYTES`); also temporary files a killed writer left
-    (older than an hour). Only this user's regular files are removed. Returns how many were
-    removed; problems (a file gone meanwhile) are skipped."""
+    (older than an hour). Entries named in ``keep`` (file names) are never removed, though they
+    count toward the caps. Only this user's regular files are removed. Lists the folder once:
+    O(entries). Returns how many were removed; problems (a file gone meanwhile) are skipped."""
     import time
 
     max_entries = MAX_ENTRIES if max_entries is None else max_entries
@@ -124,11 +148,23 @@ def evict(folder: Path, max_entries: int | None = None, max_bytes: int | None = 
     total = 0
     for count, (_, size, path) in enumerate(entries, 1):
         total += size
-        if count > 1 and (count > max_entries or total > max_bytes):  # the newest stays
+        if (count > 1 and (count > max_entries or total > max_bytes)  # the newest stays
+                and path.name not in keep):
             with contextlib.suppress(OSError):
                 os.unlink(path)
                 removed += 1
     return removed
+
+
+def _prune_now_and_then(folder: Path, used: set[str]) -> None:
+    """After a write: prune ``folder`` if this is the process's first write there or the
+    :data:`PRUNE_EVERY`-th since it last pruned, keeping the entries in ``used``."""
+    written = _writes_since_pruning.get(folder)
+    if written is not None and written + 1 < PRUNE_EVERY:
+        _writes_since_pruning[folder] = written + 1
+        return
+    _writes_since_pruning[folder] = 0
+    evict(folder, keep=used)
 
 
 def parse_rules_cached(text: str, filename: str | None = None) -> A.Module:
@@ -140,10 +176,12 @@ def parse_rules_cached(text: str, filename: str | None = None) -> A.Module:
         return parse_rules(text, filename)
     key = hashlib.sha1(f"{parser}\0{filename}\0".encode() + text.encode()).hexdigest()
     entry = folder / f"{key}.pickle"
+    used = _used.setdefault(folder, set())
     if _private(folder):
         try:
             module = _load_entry(entry)
             if isinstance(module, A.Module):
+                used.add(entry.name)
                 return module
         except Exception:  # absent, damaged, foreign, or from another version: parse it again
             pass
@@ -159,7 +197,8 @@ def parse_rules_cached(text: str, filename: str | None = None) -> A.Module:
             pickle.dump(module, f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, entry)
         temporary = None
-        evict(folder)
+        used.add(entry.name)
+        _prune_now_and_then(folder, used)
     except (OSError, pickle.PicklingError, RecursionError):
         if temporary is not None:
             with contextlib.suppress(OSError):

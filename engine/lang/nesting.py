@@ -6,10 +6,20 @@ deeply to parse", with no place. :func:`check_nesting` walks the tree without re
 raises a located `RuleSyntaxError` where the nesting passes :data:`MAX_NESTING` levels (the limit
 attribute values and expressions already have, ``engine/limits.py``). A long chain of one
 operator (`1 + 1 + ... + 1`) is not written nested, but evaluates as one; it is reported as too
-long, at the term where it passes the limit.
+long, at the term where it passes the limit. Parentheses count: ``(x)`` is a level.
+
+lark itself takes about 45 µs per bracket level and more than linear time past 100,000 (200,000
+parentheses: 12.6 s), so :func:`check_bracket_depth` first scans the raw text (strings and
+comments skipped) and refuses `(` and `[` nested more than :data:`MAX_BRACKET_DEPTH` deep —
+depth no tree within the limit has, since every `(` or `[` but a few fixed ones (a pass's
+params, an op pattern's operands) opens a level — located at that bracket, in linear time.
+Text nested less deep than that is parsed (at most about 0.5 s) so that :func:`check_nesting`
+names the exact place where the limit is passed.
 """
 
 from __future__ import annotations
+
+import re
 
 from lark import Token, Tree
 
@@ -22,8 +32,39 @@ NESTING = frozenset({
     "conditional", "or_op", "and_op", "not_op", "compare", "in_op", "not_in_op", "coalesce_op",
     "arith", "negate", "field", "subscript", "var", "result_ref", "call", "list_expr",
     "param_ref", "int_lit", "float_lit", "string_lit", "true_lit", "false_lit", "op_pattern",
-    "for_action",
+    "for_action", "paren",
 })
+
+#: How deep `(` and `[` may nest in the raw text before lark reads it (far past the limit: text
+#: nested up to this is parsed, and refused by :func:`check_nesting` at the exact level).
+MAX_BRACKET_DEPTH = 10_000
+
+#: What the bracket scan skips (comments, strings, text blocks) or counts.
+_BRACKET_TOKENS = re.compile(r'#[^\n]*|"""[\s\S]*?"""|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|[(\[]|[)\]]')
+
+
+def check_bracket_depth(text: str, filename: str | None, limit: int = MAX_NESTING,
+                        max_depth: int = MAX_BRACKET_DEPTH) -> None:
+    """Raise where the raw text of a `.rw` file nests `(` and `[` more than ``max_depth`` deep
+    (strings, text blocks and comments skipped), before lark reads it; the message says the
+    rule language's ``limit``. Linear in the text.
+
+    Raises:
+        RuleSyntaxError: at the first bracket past that depth.
+    """
+    if text.count("(") + text.count("[") <= max_depth:
+        return
+    depth = 0
+    for m in _BRACKET_TOKENS.finditer(text):
+        c = m.group()
+        if c in "([":
+            depth += 1
+            if depth > max_depth:
+                line = text.count("\n", 0, m.start()) + 1
+                col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+                raise RuleSyntaxError(_too_deep_message(limit), filename, line, col)
+        elif c in ")]":
+            depth = max(0, depth - 1)
 
 #: Binary operators written one after another (`a + b + c`, `a ?? b ?? c`): a chain of them
 #: nests in the tree, not in the text.
@@ -78,9 +119,13 @@ def _too_deep(node: Tree, depth: int, link, filename: str | None,
             f"{limit} levels here (rulepass reads at most {limit} levels in one expression); "
             "split it with `let`", filename, line, col)
     line, col = _position(node)
-    return RuleSyntaxError(f"the rules nest more than {limit} levels deep here (patterns, lists, "
-                           f"brackets or operators); rulepass reads at most {limit}",
-                           filename, line, col)
+    return RuleSyntaxError(_too_deep_message(limit), filename, line, col)
+
+
+def _too_deep_message(limit: int) -> str:
+    """The message for nesting past ``limit`` levels."""
+    return (f"the rules nest more than {limit} levels deep here (patterns, lists, brackets or "
+            f"operators); rulepass reads at most {limit}")
 
 
 def _chain_around(node: Tree, depth: int, link) -> tuple[Tree, int] | None:

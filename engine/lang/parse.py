@@ -19,7 +19,7 @@ from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInpu
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.errors import RuleSyntaxError, match_label, odd_character
 from rulepass.engine.limits import LimitExceeded, int64
-from rulepass.engine.lang.nesting import check_nesting
+from rulepass.engine.lang.nesting import check_bracket_depth, check_nesting
 from rulepass.engine.lang.strings import decode_string
 from rulepass.engine.lang.syntax_errors import EXAMPLES, describe_expected
 
@@ -392,6 +392,11 @@ class RuleTreeBuilder(Transformer):
             return A.Quantifier(str(func), args[0].left.name, args[0].right, args[1], span)
         return A.Call(str(func), tuple(args), span)
 
+    def paren(self, meta, c):
+        """Grammar rule `paren`: `(expr)` is the expression (kept in the tree only so that
+        parentheses count toward the nesting limit)."""
+        return c[0]
+
     def list_expr(self, meta, c):
         """Grammar rule `list_expr`."""
         return A.ListExpr(tuple(x for x in c if x is not None), self.span(meta))
@@ -456,6 +461,7 @@ def parse_rules(text: str, filename: str | None = None) -> A.Module:
     """
     parser = rule_parser()
     try:
+        check_bracket_depth(text, filename)
         tree = parser.parse(text)
         check_nesting(tree, filename)
         return RuleTreeBuilder(filename).transform(tree)

@@ -28,7 +28,7 @@ from rulepass.engine.ir.core import Block, Operation, Program, make_kwarg
 from rulepass.engine.limits import (MAX_NESTING, MAX_REGION_NESTING, LimitExceeded,
                                     first_too_deep, int64, nesting_message,
                                     region_nesting_message)
-from rulepass.engine.pir.scan import first_duplicate, group_problem
+from rulepass.engine.pir.scan import first_duplicate, group_item_column, group_problem
 from rulepass.engine.ir.types import (
     ELEMENT_TYPES,
     NULL_TYPE,
@@ -91,8 +91,10 @@ class ProgramBuilder(Transformer):
     and a region op's header (its results) is registered before the ops of its regions.
     """
 
-    def __init__(self):
+    def __init__(self, lines: list[str] | None = None):
+        """``lines``: the program's text by line (to locate a process group header's fault)."""
         super().__init__(visit_tokens=True)
+        self.lines = lines
         self.defined: dict[str, object] = {}
         self.program_kwargs: list = []
         self.groups: set[int] = set()  # ring ids of the process_group lines read so far
@@ -364,7 +366,9 @@ class ProgramBuilder(Transformer):
     def process_group(self, meta, c):
         problem = group_problem(c[0], tuple(c[1]), self.groups)
         if problem:
-            raise _at(meta, problem)
+            header = self.lines[meta.line - 1][meta.column - 1:] if self.lines else ""
+            raise _Semantic(problem[0], meta.line,
+                            meta.column + group_item_column(header, problem[1]))
         self.groups.add(c[0])
         return (c[0], tuple(c[1]))
 
@@ -443,7 +447,7 @@ def parse_program_lark(text: str, filename: str | None = None, known_good: int =
     except UnexpectedInput as e:
         raise syntax_error(e, text, filename) from None
     try:
-        return ProgramBuilder().transform(tree)
+        return ProgramBuilder(lines).transform(tree)
     except VisitError as e:
         orig = e.orig_exc
         if isinstance(orig, _Semantic):

@@ -16,7 +16,7 @@ from rulepass.engine.limits import (MAX_REGION_NESTING, LimitExceeded, int64,
                                     region_nesting_message)
 from rulepass.engine.ir.core import Block, Operation, Program, Value, make_kwarg
 from rulepass.engine.ir.types import NULL_TYPE, OperationDistAttr
-from rulepass.engine.pir.scan import (ScanFailure, Scanner, first_duplicate, group_problem, matching_brace, parse_attribute_value,  # noqa: F401
+from rulepass.engine.pir.scan import (ScanFailure, Scanner, first_duplicate, group_item_column, group_problem, matching_brace, parse_attribute_value,  # noqa: F401
                                       parse_type, scan_attr_dict, scan_type_list)
 
 class _SyntaxFailure(ParseError):
@@ -27,7 +27,11 @@ class _SyntaxFailure(ParseError):
 
 _RESULT_NAME = re.compile(r"%[A-Za-z0-9_.@]+|<<NULL VALUE>>")
 _HEADER_INT = re.compile(r"-?\d+")
-_GROUP = re.compile(r"process_group\s+(-?\d+)\s*:\s*\[([\d,\s]*)\]\s*$")
+# grammar/pir.lark's `process_group: "process_group" INT ":" INT_LIST _NL` (WS: spaces and tabs;
+# INT_LIST: no empty item, no trailing comma); anything else is a syntax error, which the
+# grammar then reports
+_GROUP = re.compile(r"process_group[\t ]+(-?\d+)[\t ]*:[\t ]*"
+                    r"\[([\t ]*(?:-?\d+(?:[\t ]*,[\t ]*-?\d+)*)?[\t ]*)\]$")
 
 
 class ProgramParser:
@@ -81,7 +85,8 @@ class ProgramParser:
                                   for r in _HEADER_INT.finditer(m.group(2)))
                     problem = group_problem(ring_id, ranks, groups)
                     if problem:
-                        raise self.error(problem, indent)
+                        raise self.error(problem[0],
+                                         indent + group_item_column(stripped, problem[1]))
                     groups[ring_id] = ranks
                     continue
                 if stripped != "{":

@@ -429,23 +429,39 @@ def first_duplicate(items) -> str | None:
     return None
 
 
-def group_problem(ring_id: int, ranks: tuple, seen) -> str | None:
+def group_problem(ring_id: int, ranks: tuple, seen) -> tuple[str, int | None] | None:
     """What is wrong with the header ``process_group ring_id : [ranks]`` after the ring ids
     ``seen``, or None; both parsers ask it, in this order (one format, one answer): a ring id
-    negative, given twice, no ranks, a negative rank, a rank given twice."""
+    negative, given twice, no ranks, a negative rank, a rank given twice. The answer is
+    ``(message, where)``: ``where`` is -1 for the ring id, k for the k-th rank, None for the
+    header as a whole (see :func:`group_item_column`)."""
     if ring_id < 0:
-        return f"process_group {ring_id}: a ring id is >= 0"
+        return f"process_group {ring_id}: a ring id is >= 0", -1
     if ring_id in seen:
-        return f"process_group {ring_id} is given twice"
+        return f"process_group {ring_id} is given twice", -1
     if not ranks:
-        return f"process_group {ring_id} has no ranks"
-    negative = [r for r in ranks if r < 0]
-    if negative:
-        return f"process_group {ring_id} has rank {negative[0]}; ranks are >= 0"
-    if len(set(ranks)) != len(ranks):
-        twice = next(r for k, r in enumerate(ranks) if r in ranks[:k])
-        return f"process_group {ring_id} lists rank {twice} twice"
+        return f"process_group {ring_id} has no ranks", None
+    for k, r in enumerate(ranks):
+        if r < 0:
+            return f"process_group {ring_id} has rank {r}; ranks are >= 0", k
+    for k, r in enumerate(ranks):
+        if r in ranks[:k]:
+            return f"process_group {ring_id} lists rank {r} twice", k
     return None
+
+
+_HEADER_INTEGER = re.compile(r"-?\d+")
+
+
+def group_item_column(header: str, where: int | None) -> int:
+    """The 0-based column, in ``header`` (the text of a well-formed process group header line
+    from its ``process_group`` keyword on), of the ring id (``where`` -1) or of the k-th rank
+    (``where`` k); 0 for None."""
+    if where is None:
+        return 0
+    skip = len("process_group")
+    numbers = list(_HEADER_INTEGER.finditer(header, skip))
+    return numbers[where + 1].start() if where + 1 < len(numbers) else 0
 
 
 def scan_attr_dict(sc: Scanner) -> list[tuple[str, object]]:

@@ -59,8 +59,20 @@ def split_names(items) -> list[tuple[str, str]]:
 
 
 def _declared(rules, kind: str, name: str) -> set:
-    """Every param some pass of ``name`` (a pass, or a pipeline and those it includes) declares."""
-    if kind == "pass" or name not in rules.pipelines:
+    """Every param some pass of ``name`` (a pass, or a pipeline and those it includes) declares.
+    Raises RuleCompileError for an unknown name, listing the names of its kind (and saying so
+    when it names the other kind)."""
+    table, other = (rules.passes, rules.pipelines) if kind == "pass" else (rules.pipelines,
+                                                                           rules.passes)
+    if name not in table:
+        plural = "passes" if kind == "pass" else "pipelines"
+        hint = ""
+        if name in other:
+            hint = f"; {name!r} is a {'pipeline' if kind == 'pass' else 'pass'}: give " \
+                   f"--{'pipeline' if kind == 'pass' else 'pass'} {name}"
+        raise RuleCompileError(f"unknown {kind} {name!r} ({plural}: "
+                               f"{', '.join(sorted(table)) or 'none'}){hint}")
+    if kind == "pass":
         return set(rules.find_pass(name).params)
     out, stack = set(), [name]
     while stack:
