@@ -88,3 +88,19 @@ def test_check_without_paths_says_it_checks_the_installed_rules(tmp_path, monkey
     captured = capsys.readouterr()
     assert f"no PATH given: checking the installed rules ({installed_rules()})" in captured.err
     assert " passed, 0 failed" in captured.out
+
+
+def test_messages_on_a_terminal_that_is_not_utf8_are_escaped_not_a_traceback(tmp_path):
+    # breaker2: `rulepass check` of a rule file holding é under PYTHONIOENCODING=ascii
+    import os
+    import subprocess
+    import sys
+
+    rules = tmp_path / "e.rw"
+    rules.write_text('pass p {\n  rule r { match { o = pd_op.add(x, x) {a: "é\\q"} } '
+                     'rewrite { erase o } }\n}\n', encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "rulepass", "check", str(rules)],
+                       capture_output=True, env=dict(os.environ, PYTHONIOENCODING="ascii"))
+    assert r.returncode == 1
+    out = (r.stdout + r.stderr).decode("ascii")
+    assert "bad escape" in out and "Traceback" not in out

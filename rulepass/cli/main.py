@@ -54,6 +54,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (also used by ``python -m rulepass``)."""
+    # Messages to a terminal whose encoding is not UTF-8 (PYTHONIOENCODING=ascii) show what
+    # they cannot encode escaped, not a UnicodeEncodeError traceback; program text is written
+    # as UTF-8 bytes whatever the locale (cli/destinations.write_stdout).
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
