@@ -166,6 +166,9 @@ def check_run_outputs(example, args) -> None:
     (``rank<r>/``, where the dumps ``rank<r>/NN_PASS.pir`` go; their names are known only once
     the rank is compiled, and a dump file can only be an input if it exists now, as a link).
     Files elsewhere in the dump folder are never written, so ``--dump-dir EXAMPLE`` is allowed.
+    The own-folder check is not one of the per-file clashes: an example without
+    ``params_final.npz`` has no file ``--out`` would overwrite, yet ``--out EXAMPLE`` would add
+    rulepass's ``params_final.npz`` there, which later runs would take for Paddle's.
 
     Raises:
         OutputClash: naming the output and what it is (exit 2).
@@ -176,9 +179,9 @@ def check_run_outputs(example, args) -> None:
     from rulepass.outputs import out_files
 
     if args.out and _same_folder(args.out, example.path):
-        raise OutputClash(f"--out {args.out} is the example's own folder: its params_final.npz "
-                          "and other inputs would be overwritten; give another folder (nothing "
-                          "was written)")
+        raise OutputClash(f"--out {args.out} is the example's own folder: rulepass's "
+                          "params_final.npz and other outputs would replace or join its inputs; "
+                          "give another folder (nothing was written)")
     inputs = [(f"the example's {p.name}", p) for p in sorted(example.path.iterdir())
               if p.is_file()]
     inputs = command_inputs(args.rules, inputs)
