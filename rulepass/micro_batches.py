@@ -328,12 +328,16 @@ def _split_items(op, batched, ctx):
     return {k: p for k, p in enumerate(items) if p is not None}
 
 
-def _concat(op, batched, ctx):
-    items = batched[0]
+def _items_dim(items) -> tuple:
+    """The one (dim, inner) every item of a vector operand holds the micro-batch in."""
     found = set(items)
     if len(found) != 1 or None in found:
         raise _Refused("its items do not all hold the micro-batch in one dim")
-    ((dim, inner),) = found
+    return next(iter(found))
+
+
+def _concat(op, batched, ctx):
+    dim, inner = _items_dim(batched[0])
     axis = (ctx.constant(op, 1, "axis") or [0])[0] % max(_rank(op.results[0]), 1)
     if axis == dim:
         raise _Refused("it concatenates along the micro-batch dim")
@@ -341,11 +345,7 @@ def _concat(op, batched, ctx):
 
 
 def _stack(op, batched, ctx):
-    items = batched[0]
-    found = set(items)
-    if len(found) != 1 or None in found:
-        raise _Refused("its items do not all hold the micro-batch in one dim")
-    ((dim, inner),) = found
+    dim, inner = _items_dim(batched[0])
     axis = op.attr("axis", 0) % _rank(op.results[0])
     return {0: (dim + 1 if axis <= dim else dim, inner)}
 

@@ -117,12 +117,6 @@ class RunResult:
     draws_unmatched: tuple = ()
 
 
-def stage_of(rank: int, world_size: int, pp: int) -> int:
-    """A rank's pipeline stage: meshes are laid out ``pp`` × the rest, stage-major (Paddle's
-    ``ProcessMesh(np.arange(world).reshape(pp, ...))``)."""
-    return rank // (world_size // pp)
-
-
 def example_stages(example: Example) -> list[int]:
     """``stages[rank]`` of the example: from its forward program's stage meshes
     (:func:`~rulepass.checks.pipeline_stages`; a ``["dp", "pp"]`` plan's stages are not
@@ -204,7 +198,7 @@ class RankSetup:
     """What one rank needs to run, built from the example and its compiled program."""
 
     def __init__(self, example: Example, compiled: CompiledRank, types: dict, schedule: str,
-                 micro_batches: int, stages: list[int] | None = None):
+                 micro_batches: int, stages: list[int]):
         self.example = example
         self.compiled = compiled
         self.rank = compiled.rank
@@ -212,10 +206,7 @@ class RankSetup:
         own = compiled.dist_types or {}
         self.types = {**types, **{k: {**types.get(k, {}), **own.get(k, {})}
                                   for k in ("parameters", "data")}}
-        par = example.parallel
-        self.stages = stages or [stage_of(r, par.world_size, par.pp)
-                                 for r in range(par.world_size)]
-        self.stage = self.stages[self.rank]
+        self.stage = stages[self.rank]  # stages: example_stages(example)
         names = [op.attributes["parameter_name"] for op in compiled.program.walk()
                  if op.name == "builtin.parameter"]
         state = optimizer_state_initial_values(compiled.program)

@@ -361,19 +361,29 @@ def _join_ops(k: int, view: _View, own) -> set[int]:
     """Collective k and what it needs from its own job on a rank that joins it (Paddle gives
     such a rank a zeros buffer to broadcast into)."""
     start = view.positions[k]
-    job, out, stack = view.type_of.get(start, ""), {start}, [start]
+    job, out = view.type_of.get(start, ""), {start}
+    _walk_job(view, start, job, view.producers, out, lambda j: (
+        f"{own[k].name} (op {start}) is called by this rank at its root's point of the "
+        f"schedule, but its operand here needs {view.ops[j].name} (op {j}) of its job {job}"))
+    return out
+
+
+def _walk_job(view: _View, start: int, job: str, step, seen: set[int], blocked) -> None:
+    """Add to ``seen`` the ops of job ``job`` reached from op ``start`` through ``step``
+    (``view.producers`` or ``view.readers``), not past ops already in ``seen``.
+
+    Raises:
+        GlobalJobError: ``blocked(j)`` for a send, receive or collective ``j`` reached.
+    """
+    stack = [start]
     while stack:
-        for j in view.producers(stack.pop()):
-            if j in out or view.type_of.get(j, "") != job:
+        for j in step(stack.pop()):
+            if j in seen or view.type_of.get(j, "") != job:
                 continue
             if view.ops[j].name in _P2P or j in view.number:
-                raise GlobalJobError(
-                    f"{own[k].name} (op {start}) is called by this rank at its root's point of "
-                    f"the schedule, but its operand here needs {view.ops[j].name} (op {j}) of "
-                    f"its job {job}")
-            out.add(j)
+                raise GlobalJobError(blocked(j))
+            seen.add(j)
             stack.append(j)
-    return out
 
 
 def _with_joins(jobs: list[Job], joins, anchors, micro_batches, rank, stage_of, stage_lists,
@@ -429,18 +439,10 @@ def _late_readers(view: _View, own, joins, schedule: list[Job]) -> set[int]:
         runs = {m: place.get((job, m), place.get((whole, m), len(schedule))) for m in joined}
         if all(runs[m] > joined[m] for m in joined):
             continue  # the join runs before its job on every micro-batch
-        stack = [start]
-        while stack:
-            for j in view.readers(stack.pop()):
-                if j in late or view.type_of.get(j, "") != job:
-                    continue
-                if view.ops[j].name in _P2P or j in view.number:
-                    raise GlobalJobError(
-                        f"{own[k].name} (op {start}) runs where its root computes it, after "
-                        f"this rank's {job} job, whose {view.ops[j].name} (op {j}) needs its "
-                        "result: the schedule cannot give this rank the value in time")
-                late.add(j)
-                stack.append(j)
+        _walk_job(view, start, job, view.readers, late, lambda j: (
+            f"{own[k].name} (op {start}) runs where its root computes it, after this rank's "
+            f"{job} job, whose {view.ops[j].name} (op {j}) needs its result: the schedule "
+            "cannot give this rank the value in time"))
     return late
 
 

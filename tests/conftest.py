@@ -9,6 +9,10 @@ timeout), only reported as an expected failure.
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -38,3 +42,24 @@ def pytest_collection_modifyitems(config, items):
             name, run = pending[item.nodeid]
             item.add_marker(pytest.mark.xfail(strict=True, run=run,
                                               reason=f"known failure (tests/pending/{name})"))
+
+
+@pytest.fixture
+def mpiexec():
+    """A launcher of ``mpiexec -n RANKS <this interpreter> ARGS...``: ``mpiexec(ranks, *args,
+    timeout=..., env=None)`` returns the CompletedProcess (text stdout/stderr; TimeoutExpired past
+    ``timeout`` seconds), the ranks unbuffered and ``env`` added to this process's environment.
+    mpiexec is the one next to the interpreter (a venv with the ``mpich`` wheel), else on PATH;
+    the test is skipped when it or mpi4py is missing."""
+    pytest.importorskip("mpi4py")
+    beside = Path(sys.executable).with_name("mpiexec")
+    path = str(beside) if beside.exists() else shutil.which("mpiexec")
+    if path is None:
+        pytest.skip("mpiexec not found next to the interpreter or on PATH")
+
+    def launch(ranks: int, *args: str, timeout: float, env: dict[str, str] | None = None):
+        return subprocess.run([path, "-n", str(ranks), sys.executable, *args],
+                              capture_output=True, text=True, timeout=timeout,
+                              env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
+
+    return launch

@@ -1,10 +1,6 @@
 """Collectives on the `mpi` transport: real processes under `mpiexec`, with a timeout so a hang
 fails the test instead of stalling the suite."""
 
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,43 +12,34 @@ pytestmark = pytest.mark.mpi
 WORKER = Path(__file__).with_name("mpi_collectives_worker.py")
 
 
-def find_mpiexec():
-    """mpiexec next to the running interpreter (a venv with the `mpich` wheel), else on PATH."""
-    beside = Path(sys.executable).with_name("mpiexec")
-    if beside.exists():
-        return str(beside)
-    return shutil.which("mpiexec")
+@pytest.fixture
+def launch(mpiexec):
+    """``launch(ranks, scenario, timeout=60, backend="mpi", comm_timeout=None)`` runs the worker
+    under `mpiexec -n ranks`; returns the CompletedProcess (TimeoutExpired on a hang).
+    `comm_timeout`: RULEPASS_COMM_TIMEOUT for the ranks."""
+    def run(ranks, scenario, timeout=60, backend="mpi", comm_timeout=None):
+        env = {} if comm_timeout is None else {"RULEPASS_COMM_TIMEOUT": str(comm_timeout)}
+        return mpiexec(ranks, "-m", "mpi4py", str(WORKER), scenario, backend, timeout=timeout,
+                       env=env)
 
-
-def launch(ranks, scenario, timeout=60, backend="mpi", comm_timeout=None):
-    """Run the worker under `mpiexec -n ranks`; returns the CompletedProcess (TimeoutExpired on a
-    hang). `comm_timeout`: RULEPASS_COMM_TIMEOUT for the ranks."""
-    mpiexec = find_mpiexec()
-    if mpiexec is None:
-        pytest.skip("mpiexec not found next to the interpreter or on PATH")
-    env = dict(os.environ)
-    env["PYTHONUNBUFFERED"] = "1"
-    if comm_timeout is not None:
-        env["RULEPASS_COMM_TIMEOUT"] = str(comm_timeout)
-    command = [mpiexec, "-n", str(ranks), sys.executable, "-m", "mpi4py", str(WORKER), scenario, backend]
-    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
+    return run
 
 
 @pytest.mark.parametrize("ranks", [2, 4])
-def test_every_op_and_key_matching_under_mpiexec(ranks):
+def test_every_op_and_key_matching_under_mpiexec(launch, ranks):
     result = launch(ranks, "ok")
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"mpi-ok world={ranks}" in result.stdout
 
 
-def test_a_raising_rank_aborts_the_job_without_hanging():
+def test_a_raising_rank_aborts_the_job_without_hanging(launch):
     result = launch(2, "fail", timeout=60)
     assert result.returncode != 0
     assert "rank one exploded" in result.stderr
     assert "[rank 1]" in result.stderr
 
 
-def test_a_project_error_is_one_line_not_a_traceback():
+def test_a_project_error_is_one_line_not_a_traceback(launch):
     # issue 18: a rank's failure printed two chained tracebacks
     result = launch(2, "fail_project", timeout=60)
     assert result.returncode != 0
@@ -62,7 +49,7 @@ def test_a_project_error_is_one_line_not_a_traceback():
 
 @pytest.mark.parametrize("ranks, scenario", [(3, "stop_collective"), (2, "stop_recv"),
                                               (2, "stop_setup"), (3, "stop_setup")])
-def test_a_stopped_rank_ends_the_job_naming_it(ranks, scenario):
+def test_a_stopped_rank_ends_the_job_naming_it(launch, ranks, scenario):
     # issue 18: a SIGSTOPped rank hung the job forever; now the others give up after the
     # configured timeout (3 s here; 60 s by default) and name the rank that did not arrive
     import time

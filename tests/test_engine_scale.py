@@ -62,30 +62,6 @@ def test_a_50000_op_chain_runs_to_fixpoint_without_recursion_error():
     assert print_program(program).count("pd_op.scale") == 1
 
 
-def test_deeply_nested_blocks_are_matched_without_recursion():
-    depth = 3000
-    builder = Builder()
-    t = tensor((4,))
-    x = builder.op("pd_op.data", [], {"name": "x"}, [t]).result
-    block = builder.program.block
-    for _ in range(depth):
-        op = Operation.create("pd_op.if", [], [])
-        block.append(op)
-        inner = Block()
-        op.add_region(inner)
-        block = inner
-    block.append(Operation.create("pd_op.scale", [x], [t], {"scale": 1.0}))
-    rule_set = load_rules_text(RULES)
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(300)
-    try:
-        rule_set.run_pass(builder.program, "mark")
-    finally:
-        sys.setrecursionlimit(limit)
-    (scale,) = [op for op in builder.program.walk() if op.name == "pd_op.scale"]
-    assert scale.attributes["seen"] is True
-
-
 def _nest(depth: int):
     """``depth`` pd_op.if ops each nested in the one before, with a scale at the bottom."""
     builder = Builder()
@@ -100,6 +76,19 @@ def _nest(depth: int):
         block = inner
     block.append(Operation.create("pd_op.scale", [x], [t], {"scale": 1.0}))
     return builder.program
+
+
+def test_deeply_nested_blocks_are_matched_without_recursion():
+    program = _nest(3000)
+    rule_set = load_rules_text(RULES)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(300)
+    try:
+        rule_set.run_pass(program, "mark")
+    finally:
+        sys.setrecursionlimit(limit)
+    (scale,) = [op for op in program.walk() if op.name == "pd_op.scale"]
+    assert scale.attributes["seen"] is True
 
 
 def _lines_run(fn) -> int:

@@ -28,10 +28,7 @@ docs/deviations.md).
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -151,30 +148,17 @@ def test_every_rank_compiles_the_world_8_mesh():
         assert any(op.name == "pd_op.broadcast" for op in program.ops), rank
 
 
-def find_mpiexec():
-    beside = Path(sys.executable).with_name("mpiexec")
-    if beside.exists():
-        return str(beside)
-    return shutil.which("mpiexec")
-
-
 @pytest.mark.mpi
 @pytest.mark.parametrize("name", ["gm_param_dp2_pp2_3d", "gm_param_pp4_1f1b",
                                   "llama_pp2_vpp2_global", "gm_mid_pp4_1f1b",
                                   "gm_mid_two_pp4_1f1b"])
-def test_matches_paddle_under_mpiexec(name, tmp_path):
-    pytest.importorskip("mpi4py")
-    mpiexec = find_mpiexec()
-    if mpiexec is None:
-        pytest.skip("mpiexec not found next to the interpreter or on PATH")
+def test_matches_paddle_under_mpiexec(mpiexec, name, tmp_path):
     folder = EXAMPLES / name
     if not folder.is_dir():
         folder = example_of_capture(name, tmp_path / name)
     world = load_example(folder).parallel.world_size
-    command = [mpiexec, "-n", str(world), sys.executable, "-m", "rulepass", "run", str(folder),
-               "--backend", "mpi", "--out", str(tmp_path / "out")]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    done = mpiexec(world, "-m", "rulepass", "run", str(folder), "--backend", "mpi",
+                   "--out", str(tmp_path / "out"), timeout=300)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["ok"] is True and len(summary["losses"]) == 3

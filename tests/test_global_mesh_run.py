@@ -10,9 +10,6 @@ one order on every rank (runtime/global_jobs.py).
 """
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -45,28 +42,13 @@ def test_global_mesh_example_matches_paddle_on_threads(name):
         assert calls == [0] * len(calls)
 
 
-def find_mpiexec():
-    beside = Path(sys.executable).with_name("mpiexec")
-    if beside.exists():
-        return str(beside)
-    from shutil import which
-
-    return which("mpiexec")
-
-
 @pytest.mark.mpi
 @pytest.mark.parametrize("name", ["gm_param_pp2_1f1b", "gm_param_pp2_1f1b_3d", "gm_param_pp2_vpp2",
                                   "gm_input_pp2_vpp2"])
-def test_global_mesh_example_matches_paddle_under_mpiexec(name, tmp_path):
-    pytest.importorskip("mpi4py")
-    mpiexec = find_mpiexec()
-    if mpiexec is None:
-        pytest.skip("mpiexec not found next to the interpreter or on PATH")
+def test_global_mesh_example_matches_paddle_under_mpiexec(mpiexec, name, tmp_path):
     world = load_example(EXAMPLES / name).parallel.world_size
-    command = [mpiexec, "-n", str(world), sys.executable, "-m", "rulepass", "run",
-               str(EXAMPLES / name), "--backend", "mpi", "--out", str(tmp_path)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    done = mpiexec(world, "-m", "rulepass", "run", str(EXAMPLES / name), "--backend", "mpi",
+                   "--out", str(tmp_path), timeout=300)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["ok"] is True and len(summary["losses"]) == 3

@@ -10,8 +10,6 @@ not stdout, which the ranks would interleave).
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -47,27 +45,13 @@ def worker(name: str, out: str) -> None:
     run_mpi(body, groups.values())
 
 
-def find_mpiexec():
-    beside = Path(sys.executable).with_name("mpiexec")
-    if beside.exists():
-        return str(beside)
-    from shutil import which
-
-    return which("mpiexec")
-
-
 @pytest.mark.mpi
 @pytest.mark.parametrize("name", ["pp2_1f1b", "pp2_vpp2"])
-def test_pipeline_over_mpi_reproduces_paddle(name, tmp_path):
-    pytest.importorskip("mpi4py")
-    mpiexec = find_mpiexec()
-    if mpiexec is None:
-        pytest.skip("mpiexec not found next to the interpreter or on PATH")
+def test_pipeline_over_mpi_reproduces_paddle(mpiexec, name, tmp_path):
     config = json.loads((HERE / "data" / "paddle" / name / "rank0" / "config.json").read_text())
     reference = json.loads((HERE / "data" / "paddle" / name / "reference.json").read_text())["losses"]
-    command = [mpiexec, "-n", str(config["world_size"]), sys.executable, "-m", "mpi4py", __file__, name, str(tmp_path)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    done = mpiexec(config["world_size"], "-m", "mpi4py", __file__, name, str(tmp_path),
+                   timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     per_rank = [json.loads(p.read_text()) for p in sorted(tmp_path.glob("rank*.json"))]
     assert sorted(r["rank"] for r in per_rank) == list(range(config["world_size"]))

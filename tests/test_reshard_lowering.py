@@ -321,16 +321,22 @@ def test_created_ops_keep_role_and_chunk():
     assert all(op.dist_attr is not None for op in made if not op.name.startswith("builtin."))
 
 
-def test_reshard_of_another_mesh_is_left_for_pruning():
-    mesh = ProcessMesh((2,), (2, 3))
-    program = reshard_program((4, 6), mesh, [Shard(0)], [Replicate()])
-    # rank 0 runs ops of the program's other mesh, [0, 1]
-    z = dist_type((4,), M2, [Replicate()])
+def prepend_data_on(program: Program, mesh: ProcessMesh) -> None:
+    """Put a ``pd_op.data`` of a replicated float32 [4] on ``mesh`` first in ``program``: an op of
+    another mesh than the reshard's."""
+    z = dist_type((4,), mesh, [Replicate()])
     program.block.insert_before(next(iter(program.block.ops)), Operation.create(
         "pd_op.data", [], [z], {"dtype": Symbol("float32"), "name": "z", "op_role": 0,
                                 "place": Place("undefined:0"), "shape": (4,),
                                 "stop_gradient": (True,)},
-        OperationDistAttr(M2, [], [z.dist], -1)))
+        OperationDistAttr(mesh, [], [z.dist], -1)))
+
+
+def test_reshard_of_another_mesh_is_left_for_pruning():
+    mesh = ProcessMesh((2,), (2, 3))
+    program = reshard_program((4, 6), mesh, [Shard(0)], [Replicate()])
+    # rank 0 runs ops of the program's other mesh, [0, 1]
+    prepend_data_on(program, M2)
     text = print_program(program)
     RULES.run_pass(program, "lower_reshard", rank=0)
     assert print_program(program) == text
@@ -349,12 +355,7 @@ def test_the_rank_check_finds_a_rank_of_any_mesh_and_names_them_all():
     from rulepass.engine.paddle.param_checks import check_rank, program_has_rank, program_ranks
 
     program = reshard_program((4, 6), ProcessMesh((2,), (2, 3)), [Shard(0)], [Replicate()])
-    z = dist_type((4,), M2, [Replicate()])
-    program.block.insert_before(next(iter(program.block.ops)), Operation.create(
-        "pd_op.data", [], [z], {"dtype": Symbol("float32"), "name": "z", "op_role": 0,
-                                "place": Place("undefined:0"), "shape": (4,),
-                                "stop_gradient": (True,)},
-        OperationDistAttr(M2, [], [z.dist], -1)))
+    prepend_data_on(program, M2)
     assert program_ranks(program) == {0, 1, 2, 3}
     for rank in range(-1, 6):
         assert program_has_rank(program, rank) == (rank in {0, 1, 2, 3})

@@ -5,7 +5,6 @@ exit status 1."""
 
 import json
 import math
-import os
 import shutil
 import subprocess
 import sys
@@ -116,23 +115,12 @@ def test_missing_example_folder_is_reported():
         load_example(EXAMPLES / "no_such_example")
 
 
-def _mpiexec():
-    here = Path(sys.executable).parent / "mpiexec"
-    return str(here) if here.exists() else shutil.which("mpiexec")
-
-
 @pytest.mark.mpi
 @pytest.mark.parametrize("name", ["pp2_fthenb", "pp2_1f1b", "pp2_vpp2_localmap", "mp2_sp", "dp2_pp2"])
-def test_example_matches_paddle_under_mpiexec(name):
-    pytest.importorskip("mpi4py")
-    mpiexec = _mpiexec()
-    if mpiexec is None:
-        pytest.skip("mpiexec not found")
+def test_example_matches_paddle_under_mpiexec(mpiexec, name):
     world = load_example(EXAMPLES / name).parallel.world_size
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    r = subprocess.run([mpiexec, "-n", str(world), sys.executable, "-m", "mpi4py", "-m",
-                        "rulepass", "run", str(EXAMPLES / name), "--backend", "mpi"],
-                       capture_output=True, text=True, timeout=240, env=env)
+    r = mpiexec(world, "-m", "mpi4py", "-m", "rulepass", "run", str(EXAMPLES / name),
+                "--backend", "mpi", timeout=240)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.count("loss per step") == 1  # rank 0 reports, the others stay quiet
     assert "OK" in r.stdout
@@ -210,38 +198,26 @@ def test_data_parallel_grads_are_all_reduced_once_per_step_after_gradient_merge(
      "[train] lr must be a finite positive number"),
     (3, lambda d: None, "world_size is 2 but mpiexec started 3 processes"),
 ])
-def test_an_error_every_rank_hits_is_reported_once_under_mpiexec(tmp_path, ranks, breakage,
-                                                                 message):
+def test_an_error_every_rank_hits_is_reported_once_under_mpiexec(mpiexec, tmp_path, ranks,
+                                                                 breakage, message):
     # breaker item 24: every rank printed the same example error
-    pytest.importorskip("mpi4py")
-    mpiexec = _mpiexec()
-    if mpiexec is None:
-        pytest.skip("mpiexec not found")
     copy = tmp_path / "mp2"
     shutil.copytree(EXAMPLES / "mp2", copy)
     breakage(copy)
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    r = subprocess.run([mpiexec, "-n", str(ranks), sys.executable, "-m", "mpi4py", "-m",
-                        "rulepass", "run", str(copy), "--backend", "mpi"],
-                       capture_output=True, text=True, timeout=240, env=env)
+    r = mpiexec(ranks, "-m", "mpi4py", "-m", "rulepass", "run", str(copy), "--backend", "mpi",
+                timeout=240)
     assert r.returncode != 0
     assert r.stderr.count(message) == 1, r.stderr
     assert "Traceback" not in r.stderr
 
 
 @pytest.mark.mpi
-def test_an_output_clash_under_mpiexec_is_reported_once_with_exit_2(tmp_path):
+def test_an_output_clash_under_mpiexec_is_reported_once_with_exit_2(mpiexec, tmp_path):
     # breaker2 item 5: every rank printed the same usage error (an --out that is the example)
-    pytest.importorskip("mpi4py")
-    mpiexec = _mpiexec()
-    if mpiexec is None:
-        pytest.skip("mpiexec not found")
     copy = tmp_path / "mp2"
     shutil.copytree(EXAMPLES / "mp2", copy)
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    r = subprocess.run([mpiexec, "-n", "2", sys.executable, "-m", "mpi4py", "-m", "rulepass",
-                        "run", str(copy), "--backend", "mpi", "--out", str(copy)],
-                       capture_output=True, text=True, timeout=240, env=env)
+    r = mpiexec(2, "-m", "mpi4py", "-m", "rulepass", "run", str(copy), "--backend", "mpi",
+                "--out", str(copy), timeout=240)
     assert r.returncode == 2, (r.returncode, r.stderr)
     assert r.stderr.count("is the example's own folder") == 1, r.stderr
     assert "Traceback" not in r.stderr

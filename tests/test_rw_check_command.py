@@ -70,13 +70,17 @@ def test_lint_warns_about_unconnected_patterns_empty_rewrites_and_untested_passe
     assert not any("rule joined" in w for w in shown)
 
 
+def run_pytest_on_rules(folder, ini: str) -> subprocess.CompletedProcess:
+    """pytest run in a fresh process on ``folder``/tag.rw (RULES) beside a pytest.ini of ``ini``."""
+    (folder / "tag.rw").write_text(RULES)
+    (folder / "pytest.ini").write_text(ini)
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           str(folder / "tag.rw")], capture_output=True, text=True, cwd=folder)
+
+
 def test_the_pytest_plugin_collects_rw_test_blocks(tmp_path):
     # The plugin is registered through the pytest11 entry point; a project turns it on.
-    (tmp_path / "tag.rw").write_text(RULES)
-    (tmp_path / "pytest.ini").write_text("[pytest]\nrulepass_rw_tests = true\n")
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                          str(tmp_path / "tag.rw")], capture_output=True, text=True,
-                         cwd=tmp_path)
+    run = run_pytest_on_rules(tmp_path, "[pytest]\nrulepass_rw_tests = true\n")
     assert "1 passed, 2 failed" in run.stdout.replace("2 failed, 1 passed", "1 passed, 2 failed")
     assert "test wrong_expectation: FAILED" in run.stdout
     assert "Traceback" not in run.stdout
@@ -84,11 +88,7 @@ def test_the_pytest_plugin_collects_rw_test_blocks(tmp_path):
 
 def test_the_pytest_plugin_is_off_unless_the_project_asks(tmp_path):
     # breaker item 4: installing rulepass made pytest collect every *.rw of every project
-    (tmp_path / "tag.rw").write_text(RULES)
-    (tmp_path / "pytest.ini").write_text("[pytest]\n")
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                          str(tmp_path / "tag.rw")], capture_output=True, text=True,
-                         cwd=tmp_path)
+    run = run_pytest_on_rules(tmp_path, "[pytest]\n")
     assert run.returncode in (4, 5), run.stdout  # nothing collected
     assert "no tests ran" in run.stdout
 

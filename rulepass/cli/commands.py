@@ -166,6 +166,9 @@ def check_run_outputs(example, args) -> None:
     (``rank<r>/``, where the dumps ``rank<r>/NN_PASS.pir`` go; their names are known only once
     the rank is compiled, and a dump file can only be an input if it exists now, as a link).
     Files elsewhere in the dump folder are never written, so ``--dump-dir EXAMPLE`` is allowed.
+    The own-folder check is not one of the per-file clashes: an example without
+    ``params_final.npz`` has no file ``--out`` would overwrite, yet ``--out EXAMPLE`` would add
+    rulepass's ``params_final.npz`` there, which later runs would take for Paddle's.
 
     Raises:
         OutputClash: naming the output and what it is (exit 2).
@@ -176,9 +179,9 @@ def check_run_outputs(example, args) -> None:
     from rulepass.outputs import out_files
 
     if args.out and _same_folder(args.out, example.path):
-        raise OutputClash(f"--out {args.out} is the example's own folder: its params_final.npz "
-                          "and other inputs would be overwritten; give another folder (nothing "
-                          "was written)")
+        raise OutputClash(f"--out {args.out} is the example's own folder: rulepass's "
+                          "params_final.npz and other outputs would replace or join its inputs; "
+                          "give another folder (nothing was written)")
     inputs = [(f"the example's {p.name}", p) for p in sorted(example.path.iterdir())
               if p.is_file()]
     inputs = command_inputs(args.rules, inputs)
@@ -262,7 +265,8 @@ def _run_rewrite(args) -> int:
     names = split_names(args.steps)
     params = parse_params(args.params)
     # Outputs are checked before the work, so a bad path fails at once, not after the pass.
-    check_outputs(*_rewrite_paths(args))
+    paths = _rewrite_paths(args)  # (reads the --rules files' includes: once)
+    check_outputs(*paths)
     if args.out:
         check_writable(args.out, "output file")
     if args.trace:
@@ -273,7 +277,7 @@ def _run_rewrite(args) -> int:
         # --rules, whose files may name any installed pass, or --explain: it may name any rule).
         rules = load_rules(args.rules, installed=True, needed=None if args.explain else names)
         program = load_program(args.program)
-        return _rewrite_loaded(args, rules, program, names, params, dumps)
+        return _rewrite_loaded(args, rules, program, names, params, dumps, paths)
 
 
 @contextlib.contextmanager
@@ -292,8 +296,9 @@ def _collector_paused():
             gc.enable()
 
 
-def _rewrite_loaded(args, rules, program, names, params, dumps) -> int:
-    """`rulepass rewrite` once the rules and the program are loaded."""
+def _rewrite_loaded(args, rules, program, names, params, dumps, paths) -> int:
+    """`rulepass rewrite` once the rules and the program are loaded; ``paths``:
+    :func:`_rewrite_paths`, checked again with the ``--dump-dir`` files."""
     from rulepass.cli.destinations import check_outputs, write_stdout
     from rulepass.cli.inputs import UsageError
     from rulepass.cli.passes import plan_steps, run_steps
@@ -303,7 +308,7 @@ def _rewrite_loaded(args, rules, program, names, params, dumps) -> int:
 
     steps = plan_steps(rules, names, params)
     if dumps.folder is not None:  # its files are named after the steps
-        inputs, outputs, in_place = _rewrite_paths(args)
+        inputs, outputs, in_place = paths
         check_outputs(inputs, outputs + [("--dump-dir", dumps.file(n + 1, cpass.name))
                                          for n, (cpass, _) in enumerate(steps)], in_place)
     rules.check_steps(program, steps)  # a rank the program does not have, a degree below 1

@@ -206,8 +206,9 @@ def run_ranks(world_size: int, fn: Callable[[Communicator], Any],
     Returns the per-rank results, index = rank. `timeout` (seconds) bounds both each wait for a peer
     and the whole run. When a rank raises, every other rank stops at its next communication wait
     (within `_POLL_S` s) and this raises `RankFailedError` naming the first failing rank, chained to
-    its exception. Raises `CommTimeoutError` when some rank has not finished after `timeout` s
-    (e.g. a rank stuck outside communication); such threads are daemons and are left behind.
+    its exception. Raises `CommTimeoutError` when some rank has not finished after `timeout` s and
+    a margin of min(`timeout`, 1) s, so that a wait's own bound names the stuck peer first (e.g. a
+    rank stuck outside communication); such threads are daemons and are left behind.
     None: `RULEPASS_COMM_TIMEOUT`, else 60 s (`collectives.comm_timeout`).
     """
     timeout = comm_timeout(timeout)

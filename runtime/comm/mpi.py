@@ -70,27 +70,35 @@ def wait_for_every_rank(world: Any, timeout: float, what: str = "set up the comm
     rank, size = world.Get_rank(), world.Get_size()
     if size == 1:
         return
-    tag = key_to_tag(("arrived", what))
-    notice = np.array([rank], dtype=np.int64)
     others = [r for r in range(size) if r != rank]
-    requests = [world.Isend(notice, dest=r, tag=tag) for r in others]
-    heard: set[int] = set()
-    deadline = time.monotonic() + timeout
-    pause = 0.0
-    while len(heard) < len(others):
-        for r in others:
-            if r not in heard and world.Iprobe(source=r, tag=tag):
-                world.Recv(np.empty(1, dtype=np.int64), source=r, tag=tag)
-                heard.add(r)
-        if len(heard) == len(others):
-            break
-        if time.monotonic() > deadline:
-            raise CommTimeoutError(f"waited {timeout:g} s for every rank to {what}", rank,
-                                   [r for r in others if r not in heard])
-        time.sleep(pause)
-        pause = min(pause * 2 or 1e-5, 1e-3)
+    requests, heard = _exchange_notices(world, others, key_to_tag(("arrived", what)), rank,
+                                        timeout)
+    if len(heard) < len(others):
+        raise CommTimeoutError(f"waited {timeout:g} s for every rank to {what}", rank,
+                               [r for r in others if r not in heard])
     for request in requests:  # every peer has arrived: its receive matches ours at once
         request.Wait()
+
+
+def _exchange_notices(comm: Any, others: list[int], tag: int, value: int, seconds: float
+                      ) -> tuple[list, set[int]]:
+    """Send each of ``others`` a one-integer "arrived" notice (``value``) on ``tag`` and
+    receive theirs, polling for up to ``seconds``. Returns (the send requests, the ranks
+    heard from)."""
+    notice = np.array([value], dtype=np.int64)
+    requests = [comm.Isend(notice, dest=r, tag=tag) for r in others]
+    heard: set[int] = set()
+    deadline = time.monotonic() + seconds
+    pause = 0.0
+    while True:
+        for r in others:
+            if r not in heard and comm.Iprobe(source=r, tag=tag):
+                comm.Recv(np.empty(1, dtype=np.int64), source=r, tag=tag)
+                heard.add(r)
+        if len(heard) == len(others) or time.monotonic() > deadline:
+            return requests, heard
+        time.sleep(pause)
+        pause = min(pause * 2 or 1e-5, 1e-3)
 
 
 class ReportedOnRankZero(RulepassError):
@@ -148,13 +156,12 @@ def agreed(fn: Callable[[], Any], world: Any = None, timeout: float | None = Non
         # exit as rank 0 will: with the status of its error when every rank hit that one
         reported.like = errors[gathered[0][1]] if alike else RulepassError
         raise reported
+    if alike:  # then rank 0 hit it too
+        raise error  # every rank hit the same: rank 0's own, once
     ranks_of: dict[str, list[int]] = {}
     for rank, text in enumerate(texts):
         if text is not None:
             ranks_of.setdefault(text, []).append(rank)
-    if alike:
-        if error is not None:
-            raise error  # every rank hit the same: rank 0's own, once
     lines = [text if len(ranks) == len(texts) else
              f"[rank{'s' if len(ranks) > 1 else ''} {', '.join(map(str, ranks))}] {text}"
              for text, ranks in ranks_of.items()]
@@ -233,18 +240,10 @@ class MpiCommunicator(Communicator):
     def _absent(self, group: tuple[int, ...], call: int) -> list[int]:
         """The members of `group` that never reached collective `call`: each member that timed
         out tells the others it arrived, then listens for their notices for a grace period."""
-        tag = key_to_tag(("arrived",) + group + (call,))
         others = [r for r in group if r != self.rank]
-        notice = np.array([call], dtype=np.int64)
-        requests = [self._comm.Isend(notice, dest=r, tag=tag) for r in others]
-        heard: set[int] = set()
-        deadline = time.monotonic() + min(self.timeout, _NOTICE_GRACE_S)
-        while len(heard) < len(others) and time.monotonic() < deadline:
-            for r in others:
-                if r not in heard and self._comm.Iprobe(source=r, tag=tag):
-                    self._comm.Recv(np.empty(1, dtype=np.int64), source=r, tag=tag)
-                    heard.add(r)
-            time.sleep(1e-3)
+        requests, heard = _exchange_notices(self._comm, others,
+                                            key_to_tag(("arrived",) + group + (call,)), call,
+                                            min(self.timeout, _NOTICE_GRACE_S))
         del requests  # the job is about to end: the notices need not complete
         return [r for r in others if r not in heard]
 
