@@ -101,6 +101,20 @@ def check_input(path, what: str = "file", pipe: bool = False) -> None:
         raise FileError(f"is a socket, not a {what} (not a regular file)", name)
 
 
+def _read_bytes(path, what: str, size: int = -1) -> bytes:
+    """The first ``size`` bytes of ``path`` (all with -1), an OS error as a :class:`FileError`
+    naming ``path`` (the file may go between :func:`check_input` and the read)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(size)
+    except FileNotFoundError:
+        raise FileError(f"no such {what}", str(path)) from None
+    except IsADirectoryError:
+        raise FileError(f"is a folder, not a {what}", str(path)) from None
+    except OSError as e:
+        raise FileError(f"cannot read the {what}: {e.strerror or e}", str(path)) from None
+
+
 def read_text(path, what: str = "file", pipe: bool = False) -> str:
     """The text of the UTF-8 file ``path`` (``what`` names it in messages: "program", "rule
     file"). Line endings are kept as written. ``pipe``: a FIFO is read too (the program argument
@@ -115,14 +129,7 @@ def read_text(path, what: str = "file", pipe: bool = False) -> str:
     """
     name = str(path)
     check_input(path, what, pipe)
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise FileError(f"no such {what}", name) from None
-    except IsADirectoryError:
-        raise FileError(f"is a folder, not a {what}", name) from None
-    except OSError as e:
-        raise FileError(f"cannot read the {what}: {e.strerror or e}", name) from None
+    data = _read_bytes(path, what)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -167,15 +174,7 @@ def read_npz(path, what: str = "array file") -> dict:
 
     name = str(path)
     check_input(path, what)
-    try:
-        with open(path, "rb") as f:
-            magic = f.read(6)
-    except FileNotFoundError:
-        raise FileError(f"no such {what}", name) from None
-    except IsADirectoryError:
-        raise FileError(f"is a folder, not a {what}", name) from None
-    except OSError as e:
-        raise FileError(f"cannot read the {what}: {e.strerror or e}", name) from None
+    magic = _read_bytes(path, what, 6)
     if magic.startswith(b"\x93NUMPY"):
         raise FileError(f"a single .npy array, not an .npz archive (write the {what} with "
                         "numpy.savez)", name)
@@ -264,6 +263,22 @@ def _fileno(stream) -> int | None:
         return None
 
 
+def _output_target(path) -> tuple[Path, int | None]:
+    """Where :func:`write_bytes` writes ``path`` (not an open descriptor: :func:`descriptor`):
+    the final target of a symbolic link (a dangling link: the file it names), and that target's
+    ``st_mode``, or None when it does not exist yet.
+
+    Raises:
+        OSError, RuntimeError: the target cannot be looked at (a symlink loop: RuntimeError on
+            some Python versions).
+    """
+    target = Path(os.path.realpath(path, strict=False))
+    try:
+        return target, os.stat(target).st_mode
+    except FileNotFoundError:
+        return target, None
+
+
 def check_writable(path, what: str = "output") -> Path:
     """Check, before any work, that a file can be written at ``path`` as :func:`write_bytes`
     writes it: its folder (a symlink's target's) exists and is writable, and ``path`` is not a
@@ -277,10 +292,7 @@ def check_writable(path, what: str = "output") -> Path:
         _check_descriptor(fd, path, what)
         return Path(path)
     try:
-        target = Path(os.path.realpath(path, strict=False))  # a symlink's target is written
-        mode = os.stat(target).st_mode
-    except FileNotFoundError:
-        mode = None
+        target, mode = _output_target(path)  # a symlink's target is written
     except (OSError, RuntimeError) as e:
         raise FileError(f"cannot write the {what}: {getattr(e, 'strerror', None) or e}",
                         str(path)) from None
@@ -365,12 +377,7 @@ def write_bytes(path, data: bytes) -> None:
             raise FileError(f"cannot write: {e.strerror or e}", str(path)) from None
         return
     try:
-        # the final target of a symlink (a dangling link: the file it names is created)
-        target = Path(os.path.realpath(path, strict=False))
-        try:
-            mode = os.stat(target).st_mode
-        except FileNotFoundError:
-            mode = None
+        target, mode = _output_target(path)
         if mode is not None and not stat.S_ISREG(mode):
             if stat.S_ISDIR(mode):
                 raise IsADirectoryError(errno.EISDIR, "is a folder")

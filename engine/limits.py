@@ -79,29 +79,28 @@ def region_nesting_message() -> str:
 #: with a backslash, which the class excludes).
 STRING_PATTERN = r'"([^"\\]*(?:\\(?:"|(?!"))[^"\\]*)*)"'
 
-_BRACKET_OR_QUOTE = re.compile(r'[\[\]{}"]')
-_STRING = re.compile(STRING_PATTERN)  # Paddle's strings: only `\"` escapes, newlines may occur
+#: A program's brackets and its strings (Paddle's: only `\"` escapes, newlines may occur), which
+#: :func:`first_too_deep` skips; a `"` that starts no string is skipped alone.
+PROGRAM_BRACKETS = re.compile(STRING_PATTERN + r'|[\[\]{}]')
+_DEPTH_STEP = {"[": 1, "{": 1, "(": 1, "]": -1, "}": -1, ")": -1}
 
 
-def first_too_deep(text: str, limit: int = MAX_NESTING) -> int | None:
-    """Offset in ``text`` of the first ``[`` or ``{`` that opens level ``limit + 1`` (strings
-    skipped; levels counted across the whole text), or None. Linear in ``len(text)``; for the
-    parsers that would otherwise recurse into the value (lark's tree transformer)."""
+def first_too_deep(text: str, limit: int = MAX_NESTING,
+                   tokens: re.Pattern = PROGRAM_BRACKETS) -> int | None:
+    """Offset in ``text`` of the first opening bracket that opens level ``limit + 1`` (levels
+    counted across the whole text), or None. ``tokens`` finds the brackets counted and the text
+    skipped (a string, a comment): each of its matches is one bracket character (``[ { (`` open,
+    ``] } )`` close) or a longer text, skipped; default :data:`PROGRAM_BRACKETS` (``[`` ``{``,
+    Paddle's strings skipped). Linear in ``len(text)``; for the parsers that would otherwise
+    recurse into the value (lark's tree transformer, the rule language's transformer)."""
     depth = 0
-    search = _BRACKET_OR_QUOTE.search
-    m = search(text)
-    while m is not None:
-        j = m.start()
-        c = text[j]
-        if c == '"':
-            string = _STRING.match(text, j)
-            m = search(text, string.end() if string else j + 1)
-            continue
-        if c in "[{":
+    step_of = _DEPTH_STEP.get
+    for m in tokens.finditer(text):
+        step = step_of(m.group())
+        if step == 1:
             depth += 1
             if depth > limit:
-                return j
-        else:
+                return m.start()
+        elif step == -1:
             depth = max(0, depth - 1)
-        m = search(text, j + 1)
     return None

@@ -87,6 +87,11 @@ def cache_folder() -> Path | None:
     return Path(base) / "rulepass"
 
 
+def _owned_private(st: os.stat_result) -> bool:
+    """Whether the file ``st`` describes is this user's and no one else can write it."""
+    return st.st_uid == os.getuid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
 def _private(folder: Path) -> bool:
     """Whether ``folder`` is a folder of this user that no one else can write in: a pickle runs
     code when loaded, so an entry another user could have planted is never read."""
@@ -94,8 +99,7 @@ def _private(folder: Path) -> bool:
         st = os.stat(folder)
     except OSError:
         return False
-    return (stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid()
-            and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
+    return stat.S_ISDIR(st.st_mode) and _owned_private(st)
 
 
 def _load_entry(entry: Path):
@@ -104,8 +108,7 @@ def _load_entry(entry: Path):
     fd = os.open(entry, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     with os.fdopen(fd, "rb") as f:
         st = os.fstat(f.fileno())
-        if (not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid()
-                or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+        if not (stat.S_ISREG(st.st_mode) and _owned_private(st)):
             raise OSError(f"{entry}: not a private cache entry")
         module = pickle.load(f)
     with contextlib.suppress(OSError):

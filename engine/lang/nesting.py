@@ -24,7 +24,7 @@ import re
 from lark import Token, Tree
 
 from rulepass.engine.errors import RuleSyntaxError
-from rulepass.engine.limits import MAX_NESTING
+from rulepass.engine.limits import MAX_NESTING, first_too_deep
 
 #: Tree nodes that nest: expressions, op patterns, `for` loops (the rest are a fixed number of
 #: levels around them).
@@ -54,17 +54,12 @@ def check_bracket_depth(text: str, filename: str | None, limit: int = MAX_NESTIN
     """
     if text.count("(") + text.count("[") <= max_depth:
         return
-    depth = 0
-    for m in _BRACKET_TOKENS.finditer(text):
-        c = m.group()
-        if c in "([":
-            depth += 1
-            if depth > max_depth:
-                line = text.count("\n", 0, m.start()) + 1
-                col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
-                raise RuleSyntaxError(_too_deep_message(limit), filename, line, col)
-        elif c in ")]":
-            depth = max(0, depth - 1)
+    offset = first_too_deep(text, max_depth, _BRACKET_TOKENS)
+    if offset is not None:
+        line = text.count("\n", 0, offset) + 1
+        col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        raise RuleSyntaxError(_too_deep_message(limit), filename, line, col)
+
 
 #: Binary operators written one after another (`a + b + c`, `a ?? b ?? c`): a chain of them
 #: nests in the tree, not in the text.

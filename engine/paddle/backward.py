@@ -47,6 +47,7 @@ import rulepass.engine.paddle.spmd as spmd
 from rulepass.engine.ir.attributes import Place, Symbol
 from rulepass.engine.errors import RewriteError
 from rulepass.engine.ir.core import Operation, Program, Value
+from rulepass.engine.paddle.functions import merge_meshes
 from rulepass.engine.ir.types import (
     NULL_DIST,
     NULL_TYPE,
@@ -91,13 +92,6 @@ def dist_attr_of_type(t) -> TensorDistAttr | tuple | None:
     if isinstance(t, VectorType):
         return tuple(dist_attr_of_type(i) or NULL_DIST for i in t.items)
     return NULL_DIST
-
-
-def merge_meshes(a: ProcessMesh, b: ProcessMesh) -> ProcessMesh:
-    """A one-dimensional mesh over the union of two meshes' ranks (sorted), as Paddle gives the
-    backward reshard between two pipeline stages."""
-    ids = sorted(set(a.process_ids) | set(b.process_ids))
-    return ProcessMesh([len(ids)], ids)
 
 
 @attrs.define

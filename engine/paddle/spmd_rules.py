@@ -265,27 +265,34 @@ def matmul(op, inputs):
     return [Placed(tuple(xm)), Placed(tuple(ym))], [Placed(out, partial)]
 
 
-@spmd_rule("pd_op.mean", "pd_op.sum")
+#: The Partial reduce kind of a reduction op's result over a sharded reduced axis.
+_REDUCE_KIND = {"pd_op.mean": "AVG", "pd_op.sum": "SUM", "pd_op.max": "MAX", "pd_op.amax": "MAX",
+                "pd_op.min": "MIN", "pd_op.amin": "MIN"}
+
+
+@spmd_rule(*_REDUCE_KIND)
 def reduction(op, inputs):
     """``reduction.cc`` ReductionInferSpmd: the reduced axes (``[]`` = all) leave the result; a
-    sharded reduced axis makes it Partial over that mesh dim (AVG for mean, SUM for sum)."""
+    sharded reduced axis makes it Partial over that mesh dim, of the op's kind (AVG for mean, SUM
+    for sum, MAX for max/amax, MIN for min/amin: ``_REDUCE_KIND``)."""
     ins = _inputs(op, inputs)
     x = ins[0]
     rank = len(x.dims_mapping)
     axes = int_array(op.operands[1]) if len(op.operands) > 1 else None
     axes = list(range(rank)) if not axes else [a % rank for a in axes]
     keepdim = bool(op.attributes.get("keepdim"))
+    kind = _REDUCE_KIND[op.name]
     out, partial = [], []
     for axis, m in enumerate(x.dims_mapping):
         if axis in axes:
             if m != -1:
-                partial.append((m, "AVG" if op.name == "pd_op.mean" else "SUM"))
+                partial.append((m, kind))
             if keepdim:
                 out.append(-1)
         else:
             out.append(m)
-    rest = [Placed((-1,) * len(p.dims_mapping)) for p in ins[1:]]
-    return [Placed(x.dims_mapping)] + rest, [Placed(tuple(out), tuple(sorted(partial)))]
+    return [Placed(x.dims_mapping)] + [_replicated(p) for p in ins[1:]], \
+        [Placed(tuple(out), tuple(sorted(partial)))]
 
 
 @spmd_rule("pd_op.layer_norm")
@@ -401,30 +408,6 @@ def clip(op, inputs):
     """``clip(x, min, max)``: x's placement kept (elementwise), the bound tensors replicated."""
     ins = _inputs(op, inputs)
     return [ins[0]] + [_replicated(p) for p in ins[1:]], [ins[0]]
-
-
-@spmd_rule("pd_op.max", "pd_op.min", "pd_op.amax", "pd_op.amin")
-def reduction_extreme(op, inputs):
-    """``reduction.cc`` for max/min: as mean/sum, a sharded reduced axis makes the result
-    Partial(MAX) / Partial(MIN) over that mesh dim."""
-    ins = _inputs(op, inputs)
-    x = ins[0]
-    rank = len(x.dims_mapping)
-    axes = int_array(op.operands[1]) if len(op.operands) > 1 else None
-    axes = list(range(rank)) if not axes else [a % rank for a in axes]
-    keepdim = bool(op.attributes.get("keepdim"))
-    kind = "MAX" if op.name.endswith(("max", "amax")) else "MIN"
-    out, partial = [], []
-    for axis, m in enumerate(x.dims_mapping):
-        if axis in axes:
-            if m != -1:
-                partial.append((m, kind))
-            if keepdim:
-                out.append(-1)
-        else:
-            out.append(m)
-    return [Placed(x.dims_mapping)] + [_replicated(p) for p in ins[1:]], \
-        [Placed(tuple(out), tuple(sorted(partial)))]
 
 
 def _axis_operand(op, index: int, rank: int, default: int = 0) -> int:

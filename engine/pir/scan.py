@@ -450,9 +450,6 @@ def group_problem(ring_id: int, ranks: tuple, seen) -> tuple[str, int | None] | 
     return None
 
 
-_HEADER_INTEGER = re.compile(r"-?\d+")
-
-
 def group_item_column(header: str, where: int | None) -> int:
     """The 0-based column, in ``header`` (the text of a well-formed process group header line
     from its ``process_group`` keyword on), of the ring id (``where`` -1) or of the k-th rank
@@ -460,7 +457,7 @@ def group_item_column(header: str, where: int | None) -> int:
     if where is None:
         return 0
     skip = len("process_group")
-    numbers = list(_HEADER_INTEGER.finditer(header, skip))
+    numbers = list(_INT.finditer(header, skip))
     return numbers[where + 1].start() if where + 1 < len(numbers) else 0
 
 

@@ -282,12 +282,8 @@ class Rewriter:
         alive = [op for op in doomed if op.block is not None]
         for op in alive:
             for result in op.results:
-                for use in result.uses:
-                    if use.op not in doomed:
-                        raise self.error(
-                            f"cannot erase {op.name}: its result {result.index} is still used by "
-                            f"{use.op.name}, which is not erased (replace the uses first)",
-                            action.span, "  used by: " + print_op(use.op))
+                self.check_unread(result, doomed, action, f"cannot erase {op.name}: its result "
+                                  f"{result.index} is still used by")
         # Users before producers (reverse program order), so every erase sees no uses left.
         if len(alive) > 1:
             alive.sort(key=Operation.position_key, reverse=True)
@@ -299,16 +295,21 @@ class Rewriter:
         still read by an op that stays is an error naming the rule and that op."""
         program = self.ctx.program
         for value in values:
-            for use in value.uses:
-                if use.op not in doomed:
-                    raise self.error(
-                        f"cannot erase ^kw: value %kwarg_{value.kwarg_name}: it is still read by "
-                        f"{use.op.name}, which is not erased (replace the uses first)",
-                        action.span, "  used by: " + print_op(use.op))
+            self.check_unread(value, doomed, action, f"cannot erase ^kw: value "
+                              f"%kwarg_{value.kwarg_name}: it is still read by")
         self.erase(list(doomed), action)
         for value in values:
             if value.is_kwarg_of(program):  # one already erased is skipped, as an erased op
                 program.erase_kwarg(value)
+
+    def check_unread(self, value: Value, doomed: dict, action: A.EraseAction,
+                     refusal: str) -> None:
+        """Raise the rule's error ``refusal`` + `` <reader>, which is not erased ...`` when an op
+        that is not in ``doomed`` reads ``value``."""
+        for use in value.uses:
+            if use.op not in doomed:
+                raise self.error(f"{refusal} {use.op.name}, which is not erased (replace the uses "
+                                 "first)", action.span, "  used by: " + print_op(use.op))
 
     def do_SetAction(self, action: A.SetAction, env: dict) -> None:
         """`set o.key = e`, `set o.dist... = e`."""

@@ -155,7 +155,7 @@ class Driver:
 
     def __init__(self, program: Program, cpass: CompiledPass, params: dict,
                  trace_positions: bool = False, compiled: bool = True, timing: bool = False,
-                 trace: bool = True):
+                 trace: bool = True, provenance: dict | None = None):
         self.compiled = compiled
         self.program = program
         self.cpass = cpass
@@ -203,7 +203,9 @@ class Driver:
         self.recent: collections.deque = collections.deque(maxlen=2 * STATE_WINDOW)
         # op -> (pass, rule, file, line) of the latest application that matched or created it,
         # when the caller asks for it (run_pass's `provenance`; the localizer of rulepass run).
-        self.provenance: dict | None = None
+        self.provenance: dict | None = provenance
+        if provenance is not None:  # the ops rewired (an operand replaced) are rewritten too
+            self.changes.rewired = {}
 
     @property
     def trace(self) -> list[Application]:
@@ -576,10 +578,8 @@ def run_pass(program: Program, cpass: CompiledPass, params: dict,
     gc.disable()
     try:
         with program.transaction():
-            driver = Driver(program, cpass, params, trace_positions, compiled, timing, trace)
-            driver.provenance = provenance
-            if provenance is not None:
-                driver.changes.rewired = {}
+            driver = Driver(program, cpass, params, trace_positions, compiled, timing, trace,
+                            provenance)
             driver.run()
     finally:
         if collecting:
