@@ -173,37 +173,49 @@ def _prune_now_and_then(folder: Path, used: set[str]) -> None:
 def parse_rules_cached(text: str, filename: str | None = None) -> A.Module:
     """`parse_rules(text, filename)`, answered from the cache when it holds this text parsed
     by this parser. Raises what `parse_rules` raises."""
-    folder = cache_folder()
     parser = parser_digest()
-    if folder is None or not parser:
+    if not parser:
         return parse_rules(text, filename)
-    key = hashlib.sha1(f"{parser}\0{filename}\0".encode() + text.encode()).hexdigest()
-    entry = folder / f"{key}.pickle"
+    key = f"{parser}\0{filename}\0".encode() + text.encode()
+    return cached(key, lambda: parse_rules(text, filename), lambda found: found,
+                  lambda module: module if isinstance(module, A.Module) else None)
+
+
+def cached(key: bytes, make, stored, restored):
+    """``make()``, kept in the cache folder under the SHA-1 of ``key`` (which must name all the
+    result depends on): ``stored(result)`` is what is pickled, ``restored(unpickled)`` turns an
+    entry back into the result (None: not usable, so ``make()`` runs again). With the cache off,
+    or any problem reading or writing it, this is ``make()``. Raises what ``make`` raises (its
+    errors are never cached)."""
+    folder = cache_folder()
+    if folder is None:
+        return make()
+    entry = folder / f"{hashlib.sha1(key).hexdigest()}.pickle"
     used = _used.setdefault(folder, set())
     if _private(folder):
         try:
-            module = _load_entry(entry)
-            if isinstance(module, A.Module):
+            found = restored(_load_entry(entry))
+            if found is not None:
                 used.add(entry.name)
-                return module
-        except Exception:  # absent, damaged, foreign, or from another version: parse it again
+                return found
+        except Exception:  # absent, damaged, foreign, or from another version: make it again
             pass
-    module = parse_rules(text, filename)
+    result = make()
     temporary = None
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         if not _private(folder):  # someone else's or shared: never write (nor read) there
-            return module
+            return result
         # write to a temporary file and rename it, so a reader never sees half an entry
         fd, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
-            pickle.dump(module, f, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(stored(result), f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, entry)
         temporary = None
         used.add(entry.name)
         _prune_now_and_then(folder, used)
-    except (OSError, pickle.PicklingError, RecursionError):
+    except (OSError, pickle.PicklingError, RecursionError, ValueError, TypeError):
         if temporary is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
-    return module
+    return result

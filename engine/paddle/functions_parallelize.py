@@ -20,6 +20,8 @@ no resolved plan, so the rules match nothing there.
 
 from __future__ import annotations
 
+import sys
+
 from rulepass.engine.ir.core import Operation, Value
 from rulepass.engine.ir.types import (
     NULL_DIST,
@@ -29,11 +31,17 @@ from rulepass.engine.ir.types import (
     TensorDistAttr,
     VectorType,
 )
-from rulepass.engine.paddle import spmd_rules
-from rulepass.engine.paddle.spmd_shapes import result_shapes
-from rulepass.engine.paddle.parallelize import RESOLVED
 from rulepass.engine.rewrite.functions import function
 from rulepass.engine.rewrite.values import ABSENT
+
+
+def _resolved(program):
+    """``program``'s resolved plan (``parallelize.RESOLVED``), or None. Only
+    :func:`~rulepass.engine.paddle.parallelize.resolve` fills that table, so while its module is
+    not imported no program has a plan: a ``rulepass rewrite`` of another pass then does not
+    import the planner, the SPMD rules and tomllib (about 30 ms a process)."""
+    module = sys.modules.get("rulepass.engine.paddle.parallelize")
+    return None if module is None else module.RESOLVED.get(program)
 
 
 def _value(x) -> Value:
@@ -43,7 +51,7 @@ def _value(x) -> Value:
 @function("planned", live=True)
 def planned(program, op):
     """True when ``op``'s program has a resolved plan (``rulepass parallelize`` is running)."""
-    return program in RESOLVED
+    return _resolved(program) is not None
 
 
 @function("dist_name", live=True)
@@ -55,7 +63,7 @@ def dist_name(program, name):
 @function("planned_type", live=True)
 def planned_type(program, x):
     """The dist type of a ``builtin.parameter`` or ``pd_op.data`` result under the plan."""
-    res = RESOLVED.get(program)
+    res = _resolved(program)
     if res is None:
         return ABSENT
     v = _value(x)
@@ -154,13 +162,15 @@ def spmd_dist(program, op):
     An op with no dist operand is a dense constant: it goes on the mesh of its first dist
     reader (:func:`_dense_mesh`, Paddle's ``CvtAllInputsToDist``). Raises ``KeyError`` naming
     the op when the table has no rule for it."""
-    res = RESOLVED.get(program)
+    res = _resolved(program)
     if res is None:
         return ABSENT
     inputs = [_attr(v) for v in op.operands]
     mesh = _first_mesh(inputs)
     if mesh is None:
         mesh = _dense_mesh(res, op)
+    from rulepass.engine.paddle import spmd_rules  # here: see _resolved
+
     operands, results = spmd_rules.infer(op, inputs)
 
     def entry(p, v):
@@ -214,6 +224,8 @@ def spmd_type(program, op, result):
                            for t, a in zip(v.type.items, placed)])
     if placed.is_null:
         return v.type
+    from rulepass.engine.paddle.spmd_shapes import result_shapes  # here: see _resolved
+
     shapes = result_shapes(op)
     shape = shapes[v.index] if shapes is not None else v.type.shape
     return DistTensorType(shape, v.type.dtype, placed)
@@ -246,7 +258,7 @@ def reshard_type(program, r):
     Replicate along ``mp`` on its own mesh (``"concat"``, Paddle's c_concat) or sharded along
     ``mp`` on the sequence axis (``"split"``, c_split: axis 1 when dp shards axis 0, else 0) or
     on the hidden axis 2 (``"split_mp"``, c_split of ``RowWiseParallel(is_input_parallel=False)``)."""
-    res = RESOLVED.get(program)
+    res = _resolved(program)
     if res is None:
         return ABSENT
     src = r.operands[0].type

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.rewrite.bindings import Match
+from rulepass.engine.rewrite.codegen.code_cache import compile_cached
 from rulepass.engine.rewrite.codegen.exprs import Unsupported
 from rulepass.engine.rewrite.codegen.match import PlanEmitter, PlanGen, compilable
 from rulepass.engine.rewrite.values import EvalError
@@ -147,7 +148,7 @@ def _text(entries: list, backrefs: dict, join_keys, inline: bool) -> tuple:
     lines.append(f"{pad}return None")
     lines.append("    except EvalError as error:")
     lines.append("        raise eval_error(current, error, item) from None")
-    code = compile("\n".join(lines) + "\n", "<rule dispatch>", "exec")
+    code = compile_cached("\n".join(lines) + "\n", "<rule dispatch>")
     constants = {k: v for k, v in gen.globals.items() if k not in ("ctx", "index")}
     return code, constants
 

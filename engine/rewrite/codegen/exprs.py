@@ -27,6 +27,7 @@ from rulepass.engine.rewrite.exprs import (ABSENT, ARITH, BUILTINS, EvalError, n
                     evaluate, field, iterate, normalize, ORDER)
 from rulepass.engine.ir.core import Operation, Value
 from rulepass.engine.lang.check import children
+from rulepass.engine.rewrite.codegen.code_cache import compile_cached
 from rulepass.engine.rewrite.functions import FAILURES, REGISTRY
 
 #: id(node) -> (node, function); the node is kept so that its id is not reused.
@@ -89,9 +90,10 @@ class SourceGen:
         super().__init_subclass__(**kwargs)
         cls.EXPRESSIONS = node_table(cls, "x_")
 
-    _ids = itertools.count()
-
     def __init__(self):
+        # numbered per generator, so that the same rule always gives the same text (the code
+        # cache, code_cache.py, is keyed by it), whatever was generated before in the process
+        self._ids = itertools.count()
         self.globals: dict = dict(HELPERS)
         self.var_spans: dict[str, A.Span] = {}
         self._consts: dict = {}
@@ -117,7 +119,7 @@ class SourceGen:
         Unsupported when Python refuses it (an expression nested deeper than its parser
         allows), so that the caller falls back to the reference walk."""
         try:
-            code = compile(source, f"<rule expression {name}>", "exec")
+            code = compile_cached(source, f"<rule expression {name}>")
         except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError) as error:
             raise Unsupported(f"Python cannot compile the translation: {error}") from None
         namespace = dict(self.globals)
