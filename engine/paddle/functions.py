@@ -510,6 +510,23 @@ def vpp_kind(program: Program, op: Operation) -> str:
     return place.kind if place is not None else ""
 
 
+@function("vpp_dist", live=True)
+def vpp_dist(program: Program, op: Operation):
+    """Rule function `vpp_dist(op)`: the dist attribute the layout gives `op` (absent when the
+    layout does not cover it): `moved_dist(op, vpp_mesh(op), vpp_chunk(op), moves and not a
+    dtensor_from_local, moves and not a dtensor_to_local)` with `moves` = `vpp_moves(op)`, read
+    from the op's placement once (complete_chunk_id asks it twice for every op of the program:
+    five rule-function calls each when written out in the rule). Source: Paddle
+    ``_set_process_mesh_and_chunk_id``."""
+    place = _placement(program, op)
+    if place is None:
+        return None
+    moves = place.moves
+    return moved_dist(program, op, place.mesh, place.chunk,
+                      moves and op.name != "dist_op.dtensor_from_local",
+                      moves and op.name != "dist_op.dtensor_to_local")
+
+
 @function("wanted_type", live=True)
 def wanted_type(program: Program, op: Operation, index: int):
     """Rule function `wanted_type(op, i)`: the dist type operand `i` of `op` must have for the op's
