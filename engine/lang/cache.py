@@ -11,6 +11,8 @@ private to the user (0700). A pickle runs code when it is loaded: a folder or an
 not the user's own, or that others can write (a planted entry), is never read nor written —
 the rules are parsed instead. Any problem with it — unwritable, a damaged or foreign entry — falls
 back to parsing, silently: the cache only saves time. Syntax errors are never cached.
+:func:`cached` is the same store for any other result: the generated Python code of the rules
+(``rewrite/codegen/code_cache.py``) is kept in the same folder under the same rules and caps.
 
 The folder is capped at :data:`MAX_ENTRIES` (4,000) entries and :data:`MAX_BYTES` (128 MiB):
 without a cap every edit of a rule file, every fuzzer's text made one more entry, without end

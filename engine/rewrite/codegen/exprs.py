@@ -91,9 +91,7 @@ class SourceGen:
         cls.EXPRESSIONS = node_table(cls, "x_")
 
     def __init__(self):
-        # numbered per generator, so that the same rule always gives the same text (the code
-        # cache, code_cache.py, is keyed by it), whatever was generated before in the process
-        self._ids = itertools.count()
+        self._ids = itertools.count()  # per generator: a rule's text is the same in any process
         self.globals: dict = dict(HELPERS)
         self.var_spans: dict[str, A.Span] = {}
         self._consts: dict = {}
