@@ -52,7 +52,7 @@ def _decode_position(data: bytes, offset: int) -> tuple[int, int]:
     return line, col
 
 
-def _link_problem(path) -> str | None:
+def link_problem(path) -> str | None:
     """Why the symbolic link ``path`` leads nowhere ("a symbolic link loop", "a dangling symbolic
     link to X"), or None when ``path`` is not such a link."""
     if not os.path.islink(path):
@@ -81,10 +81,10 @@ def check_input(path, what: str = "file", pipe: bool = False) -> None:
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
-        link = _link_problem(path)
+        link = link_problem(path)
         raise FileError(link or f"no such {what}", name) from None
     except (OSError, RuntimeError) as e:
-        link = _link_problem(path)
+        link = link_problem(path)
         if link:
             raise FileError(link, name) from None
         raise FileError(f"cannot read the {what}: {getattr(e, 'strerror', None) or e}",

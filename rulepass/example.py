@@ -38,7 +38,7 @@ import attrs
 import numpy as np
 
 from rulepass.engine.errors import RulepassError
-from rulepass.engine.files import read_json, read_npz, read_text
+from rulepass.engine.files import link_problem, read_json, read_npz, read_text
 from rulepass.runtime.schedules import SCHEDULES  # one table: a new schedule is one entry there
 
 KNOWN = {
@@ -127,11 +127,13 @@ def _optional(path: Path) -> bool:
     fetched, a moved target) is not "absent": the run would silently skip Paddle's check.
 
     Raises:
-        ExampleError: naming the dangling link and its target.
+        ExampleError: naming the dangling link and its target, or the link loop (in the words
+            of :func:`rulepass.engine.files.link_problem`, as for every other input).
     """
-    if path.is_symlink() and not path.exists():
-        raise ExampleError(f"{path}: a symbolic link to {os.readlink(path)!r}, which does not "
-                           "exist (git-annex content not fetched?); fetch it or remove the link")
+    problem = link_problem(path)
+    if problem is not None:
+        raise ExampleError(f"{path}: {problem}; git-annex content not fetched? Fetch it or "
+                           "remove the link")
     return path.exists()
 
 
