@@ -1,11 +1,10 @@
 """`rulepass rewrite` and `rulepass check` as docs/spec/cli.md fixes them."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import rulepass
 
 CORPUS = Path(__file__).parent / "data" / "paddle"
 
@@ -36,11 +35,6 @@ PROGRAM = """{
     (%3) = "pd_op.relu" (%2) {} : (tensor<4xf32>) -> tensor<4xf32>
 }
 """
-
-
-def rulepass(*args):
-    return subprocess.run([sys.executable, "-m", "rulepass", *args], capture_output=True,
-                          text=True, timeout=120)
 
 
 @pytest.fixture

@@ -10,12 +10,11 @@ print the single right placement. Bad plans: one located line, exit status 1.
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from cli_process import rulepass
 from rulepass.cli.main import main
 from rulepass.engine.api import load_rules
 from rulepass.engine.paddle.plan import PlanError, load_plan
@@ -119,11 +118,6 @@ def test_quirk_normalisation_touches_only_one_dimensional_meshes():
     text = (CORPUS / "gm_none_pp2_1f1b_3d" / "rank0" / "00_forward_dist.pir").read_text()
     assert "placements:[Replicate(), Replicate()]" in text
     assert QUIRK.sub("X", text) == text  # 2-D stage meshes: two placements are right
-
-
-def rulepass(*args):
-    return subprocess.run([sys.executable, "-m", "rulepass", *args], capture_output=True,
-                          text=True, timeout=120)
 
 
 def test_command_line_prints_only_the_program(tmp_path):

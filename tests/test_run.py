@@ -6,13 +6,12 @@ exit status 1."""
 import json
 import math
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import attrs
 import pytest
 
+from cli_process import rulepass
 from rulepass.engine.pir.parse import parse_program
 from rulepass.example import ExampleError, load_example
 from rulepass.run import RunOptions, run_local, summarize
@@ -20,11 +19,6 @@ from rulepass.run import RunOptions, run_local, summarize
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 NAMES = ["pp2_fthenb", "pp2_1f1b", "pp2_1f1b_adamw", "pp2_vpp2", "pp2_vpp2_localmap", "mp2",
          "mp2_sp", "mp2_sp_bias", "dp2", "dp2_pp2"]
-
-
-def rulepass(*args, timeout=300):
-    return subprocess.run([sys.executable, "-m", "rulepass", *args], capture_output=True,
-                          text=True, timeout=timeout)
 
 
 @pytest.mark.parametrize("name", NAMES)

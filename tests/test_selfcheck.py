@@ -4,13 +4,12 @@ first divergent op with its pass and rule (``--localize``), user passes in the c
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import attrs
 import pytest
 
+from cli_process import rulepass
 from rulepass.example import load_example
 from rulepass.run import RunOptions, run_local, summarize
 
@@ -19,11 +18,6 @@ EXAMPLES = ROOT / "examples"
 DATA = ROOT / "tests" / "data" / "selfcheck"
 WRONG = (str(DATA / "wrong_pass.rw"),)
 HARMLESS = (str(DATA / "harmless_pass.rw"),)
-
-
-def rulepass(*args, timeout=300):
-    return subprocess.run([sys.executable, "-m", "rulepass", *args], capture_output=True,
-                          text=True, timeout=timeout)
 
 
 def without_paddle(tmp_path, name):

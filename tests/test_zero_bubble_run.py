@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cli_process import rulepass
 from rulepass.engine.api import load_rules
 from rulepass.engine.pir.parse import parse_program
 from rulepass.example import ExampleError, load_example
@@ -156,11 +157,6 @@ def test_a_micro_batch_the_data_parallel_ranks_cannot_share_is_refused():
     r = rulepass("run", str(EXAMPLES / "dp2_pp2"), "--micro-batches", "8")
     assert r.returncode == 1 and "cannot split evenly" in r.stderr
     assert "Traceback" not in r.stderr
-
-
-def rulepass(*args, timeout=300):
-    return subprocess.run([sys.executable, "-m", "rulepass", *args], capture_output=True,
-                          text=True, timeout=timeout)
 
 
 def test_impossible_micro_batch_counts_fail_before_compiling():
