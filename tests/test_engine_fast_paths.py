@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from test_engine_driver import FOLD  # the scale-folding pass the driver tests run too
 from rulepass.engine.api import load_rules, load_rules_text
 from rulepass.engine.ir.builder import Builder, tensor
 from rulepass.engine.ir.core import Block, Operation, Program
@@ -100,17 +101,6 @@ def test_an_erased_op_keeps_its_results_owner_until_the_outermost_commit():
             tanh.erase()
             raise RuntimeError("undo")
     assert tanh.result.owner is tanh and tanh.block is program.block
-
-
-FOLD = """
-pass fold {
-  rule fold_scales { match { o = pd_op.scale(i) {scale: b}  i = pd_op.scale(x) {scale: a} }
-    where uses(i) == 1
-    rewrite { s = pd_op.scale(x) {scale: a * b} : type(o)  replace o with s  erase o, i } }
-  rule drop_unit_scale { match { o = pd_op.scale(x) {scale: 1.0} }
-    rewrite { replace o with x  erase o } }
-}
-"""
 
 
 def scales(values) -> str:
