@@ -22,28 +22,24 @@ def _meshes(program: Program):
     meshes that are distinct objects may come more than once."""
     seen_meshes: set = set()
     seen_types: set = set()
-    top = program.block.first
-    while top is not None:  # the block's list read inline: no generator step per top op
-        group = top.walk() if top.regions else (top,)
-        top = top._next  # (next_op, without the property call)
-        for op in group:
-            dist_attr = op.dist_attr
-            if dist_attr is not None:
-                mesh = dist_attr.mesh
-                if id(mesh) not in seen_meshes:
-                    seen_meshes.add(id(mesh))
-                    yield mesh
-            for value in op.results:
-                vtype = value.type
-                # a dense type has no mesh: tested by class first, as most values of a dense
-                # program are distinct type objects (the id set would only grow)
-                if type(vtype) is not DistTensorType or id(vtype) in seen_types:
-                    continue
-                seen_types.add(id(vtype))
-                mesh = vtype.dist.mesh
-                if mesh is not None and id(mesh) not in seen_meshes:
-                    seen_meshes.add(id(mesh))
-                    yield mesh
+    for op in program.walk():
+        dist_attr = op.dist_attr
+        if dist_attr is not None:
+            mesh = dist_attr.mesh
+            if id(mesh) not in seen_meshes:
+                seen_meshes.add(id(mesh))
+                yield mesh
+        for value in op.results:
+            vtype = value.type
+            # a dense type has no mesh: tested by class first, as most values of a dense
+            # program are distinct type objects (the id set would only grow)
+            if type(vtype) is not DistTensorType or id(vtype) in seen_types:
+                continue
+            seen_types.add(id(vtype))
+            mesh = vtype.dist.mesh
+            if mesh is not None and id(mesh) not in seen_meshes:
+                seen_meshes.add(id(mesh))
+                yield mesh
 
 
 def program_meshes(program: Program) -> set:
