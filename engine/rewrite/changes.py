@@ -32,14 +32,20 @@ class Changes(Observer):
     files ops by: one of `join_keys`, when given) and the ops `created`. `reset` starts the
     next application. With `rewired` a dict (the driver's provenance asks for it), it also
     receives the ops an operand of which was replaced. Structural changes are also logged in
-    `positions` (a `PositionLog`) when the trace asks for positions."""
+    `positions` (a `PositionLog`) when the trace asks for positions.
+
+    `spread` says whether the application's changes reach the touched ops' neighbours: any
+    structural change does; an attribute change does when its key is one of `near_keys` (the
+    keys the pass's rules read across ops, `reads.neighbour_keys`; None: every key)."""
 
     __slots__ = ("count", "touched", "reindex", "created", "positions", "join_keys", "revisits",
-                 "erased", "stamp", "regions", "rewired")
+                 "erased", "stamp", "regions", "rewired", "spread", "near_keys")
 
     def __init__(self, positions: "PositionLog | None" = None, join_keys=None,
-                 revisits: bool = True):
+                 revisits: bool = True, near_keys: frozenset | None = None):
         self.positions = positions
+        self.near_keys = near_keys
+        self.spread = False
         # None: every attribute change re-files its op
         self.join_keys = frozenset(join_keys) if join_keys is not None else None
         self.revisits = revisits
@@ -60,6 +66,7 @@ class Changes(Observer):
         """Forget the previous application's changes (new containers: a caller may still hold
         the previous ones)."""
         self.count = 0
+        self.spread = False
         if self.touched:
             self.touched = {}
         if self.reindex:
@@ -71,6 +78,7 @@ class Changes(Observer):
 
     def op_inserted(self, op) -> None:
         self.count += 1
+        self.spread = True
         if self.revisits:
             self.touched[op] = None
         self.reindex[op] = None
@@ -82,6 +90,7 @@ class Changes(Observer):
 
     def op_erased(self, op) -> None:
         self.count += 1
+        self.spread = True
         if self.erased is not None:
             self.erased[op] = self.stamp
         if self.revisits:
@@ -101,6 +110,7 @@ class Changes(Observer):
 
     def operand_set(self, op, index: int, old) -> None:
         self.count += 1
+        self.spread = True
         if self.revisits:
             self.touched[op] = None
         if self.rewired is not None:
@@ -110,12 +120,16 @@ class Changes(Observer):
         self.count += 1
         if self.revisits:
             self.touched[op] = None
+            if not self.spread:
+                near = self.near_keys
+                self.spread = near is None or key in near
         join_keys = self.join_keys
         if join_keys is None or key in join_keys:
             self.reindex[op] = None
 
     def value_retyped(self, value) -> None:
         self.count += 1
+        self.spread = True
         if self.revisits:
             touched = self.touched
             if value.owner is not None:

@@ -32,6 +32,7 @@ from rulepass.engine.lang.check import children
 from rulepass.engine.rewrite.compiled import CompiledPass
 from rulepass.engine.rewrite.functions import REGISTRY, FunctionCalls
 from rulepass.engine.rewrite.changes import Changes, PositionLog
+from rulepass.engine.rewrite.reads import neighbour_keys
 from rulepass.engine.rewrite.trace import Application, PassStats, applications
 
 #: Applications allowed per op of the program (plus a constant for tiny programs).
@@ -168,7 +169,10 @@ class Driver:
         # every op, in printed order: the first round's items, the budget's size
         self.ops = program.op_list()
         self.position_log = PositionLog(program, self.ops) if trace_positions else None
-        self.changes = Changes(self.position_log, join_keys, cpass.strategy == "fixpoint")
+        fixpoint = cpass.strategy == "fixpoint"
+        # the attribute keys whose change sends the driver to the changed op's neighbours
+        self.changes = Changes(self.position_log, join_keys, fixpoint,
+                               neighbour_keys(cpass) if fixpoint else None)
         self.stats = PassStats()
         # the applications, as Application objects, or (name, file, line, ops, ops after)
         # made into one when `trace` is first read
@@ -389,8 +393,10 @@ class Driver:
               queue: collections.deque | None = None) -> None:
         """Apply a match. With `queued` (the fixpoint's queued values; its queued ops are marked
         with `token`) and `queue` (the worklist), queue what to revisit that is not queued yet:
-        the touched ops, their producers, users and block neighbours, in program order, then
-        the values they read that no op defines (for value rules); a sweep passes none: it
+        the touched ops, their producers, users and block neighbours (the neighbours only when
+        `changes.spread`: not after attribute changes no rule reads across ops, `reads.py`), in
+        program order, then the values they read that no op defines (for value rules); a sweep
+        passes none: it
         visits each op once. Raises RewriteError for a no-op, an exhausted budget or a repeated
         state."""
         rule = found.rule
@@ -449,14 +455,16 @@ class Driver:
         fresh: dict = {}
         values: dict = {}
         top = program.block
+        spread = changes.spread  # False: attributes no rule reads across ops changed
         for op in changes.touched:
             block = op.block
             if block is not top and (block is None or block.program is not program):
                 continue  # erased (alive(), inline)
             if op.mark is not token:
                 fresh[op] = None
-            for other in op.adjacent(token):
-                fresh[other] = None
+            if spread:
+                for other in op.adjacent(token):
+                    fresh[other] = None
             if value_rules:
                 for value in op.operands:
                     if value is not None and value.owner is None and value not in queued:
