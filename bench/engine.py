@@ -34,13 +34,15 @@ yardstick are the engine's rewrite count (the same work) over the yardstick's ti
 own count of pattern applications is shown beside it.
 
 Times are CPU seconds (``time.process_time``) of one run, best of ``--repeat`` at 10k and of
-``--repeat-large`` (default 1) above, for every run alike; the runs take turns (each of the seven
-once, then again), so that a slow stretch of the machine falls on all of them. Each size
-runs in a child process, so that peak memory is per size: the engine's peak is the rise of the
+``--repeat-large`` (default 1) above, for every run alike. Each run is a fresh child process
+(ours and the yardsticks' start from the same state: a long process's heap and caches would
+favour whichever ran in it longest), and the runs take turns (each of the six once, then again),
+so that a slow stretch of the machine falls on all of them. The engine's peak is the rise of the
 resident set over the run (Linux: ``VmHWM`` after resetting it through ``/proc/self/clear_refs``,
-minus ``VmRSS`` before), and the process's peak is ``resource.getrusage(...).ru_maxrss``.
+minus ``VmRSS`` before), and the process's peak the largest ``resource.getrusage(...).ru_maxrss``
+of the size's processes.
 
-This file measures (each size in a child process) and runs the command line; the table, the
+This file measures (each run in a child process) and runs the command line; the table, the
 verdicts against the targets and the ``--json`` rows are ``engine_report.py``'s.
 
 Run: ``python bench/engine.py [--sizes 10000 100000 1000000] [--quick] [--no-yardsticks]
@@ -72,8 +74,8 @@ from engine_program import build_program, layers_for, summary_rulepass  # noqa: 
 from engine_report import check_results, json_rows, print_report  # noqa: E402
 from engine_rules import RULES, rules_text  # noqa: E402
 from workload import RANK  # noqa: E402
-from yardstick_tinygrad import run_tinygrad  # noqa: E402
-from yardstick_xdsl import run_xdsl  # noqa: E402
+from yardstick_tinygrad import tinygrad_runner  # noqa: E402
+from yardstick_xdsl import xdsl_runner  # noqa: E402
 
 
 # ---- measuring --------------------------------------------------------------------------------
@@ -141,36 +143,68 @@ def run_engine(rules, ops: int, pass_name: str, repeat: int, again: bool = False
     return best
 
 
-def measure_size(ops: int, repeat: int, yardsticks: bool) -> dict:
-    """Every figure for one size (run in a child process, see :func:`main`)."""
+#: The runs of one size: ours with the 6 and the 50 rules, then each yardstick's two.
+ENGINE_RUNS = ("rules6", "rules50")
+YARDSTICK_RUNS = ("xdsl", "xdsl50", "tinygrad", "tinygrad50")
+
+
+def measure_base(ops: int) -> dict:
+    """Building, printing and parsing the program of one size (in a child process)."""
     gc.disable()  # building a 1M-op graph with the cyclic collector on costs minutes
-    rules = load_rules_text(rules_text(decoys=True), "bench/engine.py")
     program, build_cpu, build_wall = timed(lambda: build_program(ops))
     n_ops = program.num_ops()
     text, print_cpu, print_wall = timed(lambda: print_program(program))
     del program
     parsed, parse_cpu, parse_wall = timed(lambda: parse_program(text))
     assert parsed.num_ops() == n_ops
-    del parsed, text
-    gc.collect()
-    row = {"ops": n_ops, "layers": layers_for(ops), "build_cpu": build_cpu,
-           "print_cpu": print_cpu, "print_wall": print_wall, "parse_cpu": parse_cpu,
-           "parse_wall": parse_wall}
-    from_program = build_program(ops) if yardsticks else None
-    runs = {"rules6": lambda: run_engine(rules, ops, "bench6", 1),
-            "rules50": lambda: run_engine(rules, ops, "bench50", 1, again=True)}
-    if yardsticks:
-        runs.update({"xdsl": lambda: run_xdsl(from_program, 1),
-                     "xdsl50": lambda: run_xdsl(from_program, 1, decoys=True),
-                     "tinygrad": lambda: run_tinygrad(from_program, 1),
-                     "tinygrad50": lambda: run_tinygrad(from_program, 1, decoys=True)})
-    # one run of each in turn, `repeat` times: the machine's speed drifts over tens of seconds
-    # (the same engine run took 0.97-1.26 s in one evening), so the engine and the yardsticks
-    # it is compared with each get their best from the same stretches of time
+    return {"ops": n_ops, "layers": layers_for(ops), "build_cpu": build_cpu,
+            "print_cpu": print_cpu, "print_wall": print_wall, "parse_cpu": parse_cpu,
+            "parse_wall": parse_wall,
+            "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
+
+
+def measure_run(ops: int, key: str) -> dict:
+    """One run `key` (one of ENGINE_RUNS and YARDSTICK_RUNS) on a program of `ops` ops, in a
+    child process of its own: every run, ours and the yardsticks', starts from the same fresh
+    interpreter (a long process's heap and caches would favour whichever ran in it longest)."""
+    gc.disable()
+    # each first runs on a 200-op program, untimed: imports, the engine's generated code and
+    # the libraries' own caches are made before the timed run, alike for all
+    if key in ENGINE_RUNS:
+        rules = load_rules_text(rules_text(decoys=True), "bench/engine.py")
+        pass_name = "bench6" if key == "rules6" else "bench50"
+        rules.run_pass(build_program(200), pass_name, rank=RANK)
+        return run_engine(rules, ops, pass_name, 1, again=key == "rules50")
+    make = xdsl_runner if key.startswith("xdsl") else tinygrad_runner
+    make(build_program(200), decoys=key.endswith("50"))()
+    once = make(build_program(ops), decoys=key.endswith("50"))  # conversion untimed
+    return once()
+
+
+def child(args: list) -> dict:
+    """The JSON a child process of :func:`main` printed (argv tail `args`); RuntimeError with
+    its output when it failed."""
+    cmd = [sys.executable, str(Path(__file__).resolve())] + args
+    done = subprocess.run(cmd, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONHASHSEED": "0"})
+    if done.returncode != 0:
+        raise RuntimeError(done.stdout + done.stderr)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def measure_size(ops: int, repeat: int, yardsticks: bool) -> dict:
+    """Every figure for one size: each run in a fresh child process (:func:`measure_run`),
+    one run of each in turn, `repeat` times, each keeping its best. The machine's speed drifts
+    over tens of seconds (the same engine run took 0.97-1.26 s in one evening, xDSL's 50-rule
+    walk 3.8-5.4 s), so taking turns lets ours and the yardsticks it is compared with get their
+    best from the same stretches of time."""
+    row = child(["--child", str(ops), "--child-run", "base"])
+    keys = ENGINE_RUNS + (YARDSTICK_RUNS if yardsticks else ())
     for _ in range(repeat):
-        for key, run in runs.items():
-            row[key] = _best(row.get(key), run())
-    row["maxrss_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        for key in keys:
+            found = child(["--child", str(ops), "--child-run", key])
+            row["maxrss_kib"] = max(row["maxrss_kib"], found.pop("maxrss_kib"))
+            row[key] = _best(row.get(key), found)
     return row
 
 
@@ -254,7 +288,8 @@ def main(argv=None) -> int:
     parser.add_argument("--breakdown", type=int, metavar="SIZE",
                         help="split the no-match cost at SIZE ops by rule group and exit")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
-    parser.add_argument("--child-yardsticks", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--child-run", choices=("base",) + ENGINE_RUNS + YARDSTICK_RUNS,
+                        help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.profile:
         profile(args.profile)
@@ -263,23 +298,24 @@ def main(argv=None) -> int:
         breakdown(args.breakdown)
         return 0
     if args.child:
-        repeat = args.repeat if args.child <= 10_000 else args.repeat_large
-        print(json.dumps(measure_size(args.child, repeat, args.child_yardsticks)))
+        if args.child_run == "base":
+            print(json.dumps(measure_base(args.child)))
+        else:
+            found = measure_run(args.child, args.child_run)
+            found["maxrss_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            print(json.dumps(found))
         return 0
     sizes = [1_000] if args.tiny else [10_000] if args.quick else args.sizes
     results = []
     for size in sizes:
         yard = not args.no_yardsticks and size <= 100_000
-        cmd = [sys.executable, str(Path(__file__).resolve()), "--child", str(size),
-               "--repeat", str(args.repeat), "--repeat-large", str(args.repeat_large)] + (
-                   ["--child-yardsticks"] if yard else [])
-        done = subprocess.run(cmd, capture_output=True, text=True,
-                              env={**os.environ, "PYTHONHASHSEED": "0"})
-        if done.returncode != 0:
-            sys.stderr.write(done.stdout + done.stderr)
-            print(f"size {size}: the measuring process failed", file=sys.stderr)
+        repeat = args.repeat if size <= 10_000 else args.repeat_large
+        try:
+            results.append(measure_size(size, repeat, yard))
+        except RuntimeError as error:
+            sys.stderr.write(str(error))
+            print(f"size {size}: a measuring process failed", file=sys.stderr)
             return 1
-        results.append(json.loads(done.stdout.strip().splitlines()[-1]))
         print(f"measured {size:,} ops", file=sys.stderr, flush=True)
     print_report(results, args.markdown)
     if args.json:

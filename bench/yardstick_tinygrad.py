@@ -80,7 +80,7 @@ def decoy_patterns(UPat, Ops) -> list:
 
 
 # tinygrad compiles pattern callbacks from their code and globals (closures are refused), so the
-# callbacks are module functions; ``run_tinygrad`` puts ``Ops``, ``UOp`` and ``TG_VOID`` into the
+# callbacks are module functions; ``tinygrad_runner`` puts ``Ops``, ``UOp`` and ``TG_VOID`` into the
 # module's globals before the first match. ``ctx`` is a :class:`TgContext`.
 COLLECTIVES = {"pd_op.all_reduce", "pd_op.all_gather", "pd_op.c_identity"}
 DEAD = {"pd_op.full", "pd_op.full_int_array", "pd_op.shape"}
@@ -172,10 +172,11 @@ def tg_prune(ctx, s):
     return s.replace(src=kept)
 
 
-def run_tinygrad(program, repeat: int, decoys: bool = False) -> dict:
-    """The six rewrites as tinygrad ``UPat`` rules run by ``graph_rewrite`` (with ``decoys``, the
-    44 decoys as 44 more ``UPat``s in the same ``PatternMatcher``), on ``program`` converted to a
-    ``UOp`` graph (conversion untimed); best of ``repeat`` CPU times.
+def tinygrad_runner(program, decoys: bool = False):
+    """``once() -> row``: one timed run of the six rewrites as tinygrad ``UPat`` rules run by
+    ``graph_rewrite`` (with ``decoys``, the 44 decoys as 44 more ``UPat``s in the same
+    ``PatternMatcher``), on ``program`` converted to a ``UOp`` graph (conversion untimed). The
+    matcher is made here, once, for every call of ``once``.
 
     Each op is a ``CUSTOM`` UOp with ``arg = (name, attrs, uid)`` (the uid keeps distinct ops
     from being hash-consed into one); result ``i`` of a multi-result op is a ``("result", i)``
@@ -229,8 +230,7 @@ def run_tinygrad(program, repeat: int, decoys: bool = False) -> dict:
         ctx = TgContext(forward)
         return graph_rewrite(sink, matcher, ctx=ctx), ctx
 
-    best = None
-    for _ in range(repeat):
+    def once() -> dict:
         sink = convert()
         gc.collect()
         (result, ctx), cpu, wall = timed(lambda: run(sink))
@@ -246,10 +246,8 @@ def run_tinygrad(program, repeat: int, decoys: bool = False) -> dict:
             out["local"] += a.get("local") is True
             out["grad_chunk"] += "grad_of" in a and "chunk_id" in a
             out["tanh_gelu"] += name == "pd_op.gelu" and a.get("approximate") is True
-        row = {"cpu": cpu, "wall": wall, "applications": ctx.count, "summary": out}
-        if best is None or cpu < best["cpu"]:
-            best = row
         del sink, result
-    return best
+        return {"cpu": cpu, "wall": wall, "applications": ctx.count, "summary": out}
+    return once
 
 
