@@ -9,8 +9,8 @@ across an operand edge — a pattern of two or more ops (`sp = pd_op.split_with_
 or through a registered function, whose reads the engine cannot see. `neighbour_keys(cpass)` is
 the set of attribute keys the pass's rules read that way, or None when a registered function (or
 a value rule) may read any; the driver revisits the neighbours of an op whose attribute changed
-only when its key is in that set. So MLIR's greedy driver revisits only a modified op
-(`notifyOperationModified`), and xDSL's walker the op it rewrote.
+only when its key is in that set. MLIR's greedy driver, likewise, puts only a modified op back
+on its worklist (`GreedyPatternRewriteDriver::notifyOperationModified`).
 
 What is left to the final full round, as before: a join's partner (`f = * {op_id: k}` with
 `g = * {grad_of: k}` share no operand edge: the index, not adjacency, finds the partner) and the
