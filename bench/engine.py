@@ -109,38 +109,31 @@ def timed(fn):
     return result, time.process_time() - c0, time.perf_counter() - w0
 
 
-def run_engine(rules, ops: int, pass_name: str, repeat: int, again: bool = False) -> dict:
-    """Build a fresh program and run ``pass_name`` on it, best of ``repeat`` (CPU time); with
-    ``again``, also run the pass once more on its own output (nothing matches)."""
-    best = best_again = None  # the no-match run is best of its own runs
-    for _ in range(repeat):
-        program = build_program(ops)
-        gc.collect()
+def run_engine(rules, ops: int, pass_name: str, again: bool = False) -> dict:
+    """Build a fresh program and run ``pass_name`` on it once (CPU time); with ``again``, also
+    run the pass once more on its own output (nothing matches). The best of several runs is
+    :func:`measure_size`'s, each run in a process of its own."""
+    program = build_program(ops)
+    gc.collect()
+    rss0 = _status_kib("VmRSS")
+    reset = _reset_peak()
+    result, cpu, wall = timed(lambda: rules.run_pass(program, pass_name, rank=RANK))
+    hwm = _status_kib("VmHWM") if reset else None
+    applied = result.applied  # the trace is not read: what a user who asks for none pays
+    row = {"cpu": cpu, "wall": wall, "rewrites": sum(applied.values()),
+           "rules_fired": sorted(applied),
+           "peak_kib": (hwm - rss0) if hwm is not None and rss0 is not None else None}
+    if again:
         rss0 = _status_kib("VmRSS")
         reset = _reset_peak()
-        result, cpu, wall = timed(lambda: rules.run_pass(program, pass_name, rank=RANK))
+        again_result, cpu, wall = timed(lambda: rules.run_pass(program, pass_name, rank=RANK))
         hwm = _status_kib("VmHWM") if reset else None
-        applied = result.applied  # the trace is not read: what a user who asks for none pays
-        row = {"cpu": cpu, "wall": wall, "rewrites": sum(applied.values()),
-               "rules_fired": sorted(applied),
-               "peak_kib": (hwm - rss0) if hwm is not None and rss0 is not None else None}
-        if again:
-            rss0 = _status_kib("VmRSS")
-            reset = _reset_peak()
-            res2, cpu2, wall2 = timed(lambda: rules.run_pass(program, pass_name, rank=RANK))
-            hwm = _status_kib("VmHWM") if reset else None
-            if best_again is None or cpu2 < best_again["cpu"]:
-                best_again = {"cpu": cpu2, "wall": wall2,
-                              "rewrites": sum(res2.applied.values()), "ops": program.num_ops(),
-                              "peak_kib": (hwm - rss0) if hwm is not None and rss0 else None}
-        row["summary"] = summary_rulepass(program)
-        if best is None or row["cpu"] < best["cpu"]:
-            best = row
-        del program, result
-        gc.collect()
-    if best_again is not None:
-        best["again"] = best_again
-    return best
+        row["again"] = {"cpu": cpu, "wall": wall,
+                        "rewrites": sum(again_result.applied.values()),
+                        "ops": program.num_ops(),
+                        "peak_kib": (hwm - rss0) if hwm is not None and rss0 else None}
+    row["summary"] = summary_rulepass(program)
+    return row
 
 
 #: The runs of one size: ours with the 6 and the 50 rules, then each yardstick's two.
@@ -174,7 +167,7 @@ def measure_run(ops: int, key: str) -> dict:
         rules = load_rules_text(rules_text(decoys=True), "bench/engine.py")
         pass_name = "bench6" if key == "rules6" else "bench50"
         rules.run_pass(build_program(200), pass_name, rank=RANK)
-        return run_engine(rules, ops, pass_name, 1, again=key == "rules50")
+        return run_engine(rules, ops, pass_name, again=key == "rules50")
     make = xdsl_runner if key.startswith("xdsl") else tinygrad_runner
     make(build_program(200), decoys=key.endswith("50"))()
     once = make(build_program(ops), decoys=key.endswith("50"))  # conversion untimed

@@ -396,9 +396,8 @@ class Driver:
         the touched ops, their producers, users and block neighbours (the neighbours only when
         `changes.spread`: not after attribute changes no rule reads across ops, `reads.py`), in
         program order, then the values they read that no op defines (for value rules); a sweep
-        passes none: it
-        visits each op once. Raises RewriteError for a no-op, an exhausted budget or a repeated
-        state."""
+        passes none: it visits each op once. Raises RewriteError for a no-op, an exhausted budget
+        or a repeated state."""
         rule = found.rule
         info = self.rule_info.get(id(rule))
         if info is None:
