@@ -308,6 +308,31 @@ def test_def_errors_point_at_the_text(text, message, line, col):
     assert (error.file, error.line, error.col) == ("e.rw", line, col)
 
 
+def test_a_chain_of_defs_or_lets_nests_no_deeper_than_an_expression():
+    # every walker follows a def into its body and reads a let written out in `where`: a chain
+    # of 3,000 defs (or lets) was a RecursionError in the code generator; now a located error at
+    # the def (let) where the chain passes the expression limit of 100 levels
+    defs = "\n".join([f"def d{i}(o) = d{i + 1}(o)" for i in range(3000)] + ["def d3000(o) = 1"])
+    error = load_error(defs + "\npass p { rule r { match { o = * } where d0(o) == 1 "
+                       "rewrite { set o.k = 1 } } }")
+    assert "def 'd2900' nests 101 levels deep once the defs it calls are written out" in \
+        error.message, error.message
+    assert (error.file, error.line, error.col) == ("e.rw", 2901, 1)
+    lets = "\n".join(["let a0 = 1"] + [f"let a{i} = a{i - 1} + 1" for i in range(1, 3000)])
+    error = load_error("pass p { rule r { match { o = * }\n" + lets
+                       + "\nwhere a2999 > 0 rewrite { set o.k = 1 } } }")
+    assert "let 'a50' nests 101 levels deep once the lets it reads are written out" in \
+        error.message, error.message
+    assert (error.file, error.line) == ("e.rw", 52)
+    # a chain just within the limit runs, walked and compiled alike, read from deep inside where
+    defs = "\n".join([f"def d{i}(o) = d{i + 1}(o)" for i in range(97)] + ["def d97(o) = 1"])
+    lets = "\n".join(["let a0 = d0(o) == 1"] + [f"let a{i} = not a{i - 1}" for i in range(1, 48)])
+    text = (defs + "\npass p { rule r { match { o = pd_op.relu }\n" + lets + "\nwhere "
+            + "not " * 94 + "(not a47) and not has(o.k) rewrite { set o.k = 1 } } }")
+    printed, error = run_both(text, "p")
+    assert error is None and "{k:1}" in printed
+
+
 def test_def_defined_in_two_included_files_is_an_error_at_the_call(tmp_path):
     (tmp_path / "a.rw").write_text("def k() = 1\n")
     (tmp_path / "b.rw").write_text("def k() = 2\n")

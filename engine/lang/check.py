@@ -179,8 +179,15 @@ class PassChecker:
         kinds = pattern_var_kinds(rule, self.sources)
         self.check_patterns(rule, kinds)
         scope = dict(kinds)
+        let_depths: dict[str, int] = {}
         for let in rule.lets:
             self.check_let(let, scope)
+            # `where` reads each let written out (`expand_lets`): a chain of lets nests as deep
+            depth = let_depths[let.name] = expanded_depth(let.value, lets=let_depths)
+            if depth > MAX_EXPRESSION_DEPTH:
+                raise self.error(let.span, f"let {let.name!r} nests {depth} levels deep once "
+                                 "the lets it reads are written out; rulepass reads at most "
+                                 f"{MAX_EXPRESSION_DEPTH} (read fewer lets in a chain)")
         if rule.where is not None:
             self.check_expr(rule.where, scope)
         self.check_actions(rule.rewrite, scope)
@@ -373,6 +380,32 @@ def constant(expr, sources):
         if type(value) in (int, float):
             return -value
     raise sources.error(expr.span, "expected a constant (a number, string, true/false or list)")
+
+
+def expanded_depth(expr, defs: dict | None = None, lets: dict | None = None) -> int:
+    """How deep `expr` nests with each def it calls and each let it reads written out, as the
+    matcher's walkers see it (`expand_lets` puts a let's value where its name is; every walker
+    follows a `DefCall` into its def's body): a `DefCall` adds its def's depth (`defs`: id of
+    the resolved def -> depth), a `Var` naming a let the let's (`lets`: name -> depth). Linear in
+    `expr`."""
+    defs = defs or {}
+    lets = lets or {}
+    deepest = 0
+    stack = [(expr, 1, frozenset())]
+    while stack:
+        node, level, hidden = stack.pop()
+        extra = 0
+        if isinstance(node, A.DefCall):
+            extra = defs.get(id(node.decl), 0)
+        elif isinstance(node, A.Var) and node.name in lets and node.name not in hidden:
+            extra = lets[node.name]
+        deepest = max(deepest, level + extra)
+        if isinstance(node, A.Quantifier):  # its variable hides a let of the same name
+            stack.append((node.seq, level + 1, hidden))
+            stack.append((node.body, level + 1, hidden | {node.var}))
+        else:
+            stack.extend((child, level + 1, hidden) for child in children(node))
+    return deepest
 
 
 def expand_lets(expr, lets: tuple):

@@ -23,7 +23,8 @@ import attrs
 
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.lang.builtins import BUILTINS
-from rulepass.engine.lang.check import CHILDREN, PassChecker, children
+from rulepass.engine.lang.check import (CHILDREN, MAX_EXPRESSION_DEPTH, PassChecker, children,
+                                        expanded_depth)
 
 
 @attrs.frozen
@@ -188,6 +189,7 @@ class Defs:
         """Check every body, refuse recursion, then resolve the bodies callees first and collect
         the `$params` each def reads (its callees' included)."""
         reads: dict[int, set] = {}
+        depths: dict[int, int] = {}  # id(resolved def) -> its body's depth, calls written out
         for decl in self.order:
             checker = DefChecker(decl, self.sources, self.arity, self.lookup_in(decl.span.file))
             checker.check_def()
@@ -197,8 +199,14 @@ class Defs:
             for callee, _ in callees[id(decl)]:
                 reads[id(decl)] |= reads[id(callee)]
             body = self.resolve(decl.body, decl.span.file)
-            self.resolved[id(decl)] = attrs.evolve(decl, body=body)
+            resolved = self.resolved[id(decl)] = attrs.evolve(decl, body=body)
             self.info[id(decl)] = DefInfo(decl, frozenset(reads[id(decl)]))
+            depth = depths[id(resolved)] = expanded_depth(body, defs=depths)
+            if depth > MAX_EXPRESSION_DEPTH:
+                raise self.sources.error(decl.span, f"def {decl.name!r} nests {depth} levels "
+                                         "deep once the defs it calls are written out; "
+                                         f"rulepass reads at most {MAX_EXPRESSION_DEPTH} "
+                                         "(split it into defs that call fewer others in a chain)")
 
     def calls_of(self, decl: A.DefDecl) -> list:
         """(callee DefDecl, call span) of each call of a def in `decl`'s body."""
@@ -294,3 +302,4 @@ class Defs:
             elif self.arity(decl.name) is not None:
                 out.append((decl, "registered function"))
         return out
+
