@@ -74,6 +74,25 @@ def test_an_empty_setting_turns_the_cache_off(parses, monkeypatch, tmp_path):
     assert cache.cache_folder() is None
 
 
+@pytest.mark.parametrize("value", ["off", "OFF", "0", "false", "No", " none "])
+def test_a_switch_word_turns_the_cache_off_and_makes_no_folder(parses, monkeypatch, tmp_path,
+                                                              value):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RULEPASS_CACHE", value)
+    path = tmp_path / "tag.rw"
+    path.write_text(RULES)
+    load_rules([path])
+    load_rules([path])
+    assert len(parses) == 2  # parsed each time: nothing cached
+    assert cache.cache_folder() is None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tag.rw"]
+
+
+def test_a_folder_name_that_is_not_a_switch_is_a_folder(monkeypatch, tmp_path):
+    monkeypatch.setenv("RULEPASS_CACHE", str(tmp_path / "offline"))
+    assert cache.cache_folder() == tmp_path / "offline"
+
+
 class _Planted:
     """A pickle that makes a folder when loaded (what a planted entry could do instead)."""
 
