@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import math
 import os
-import tomllib
 from pathlib import Path
 
 import attrs
@@ -39,6 +38,7 @@ import numpy as np
 
 from rulepass.engine.errors import RulepassError
 from rulepass.engine.files import link_problem, read_json, read_npz, read_text
+from rulepass.engine.toml_text import TomlError, parse_toml
 from rulepass.runtime.schedules import SCHEDULES  # one table: a new schedule is one entry there
 
 KNOWN = {
@@ -157,8 +157,8 @@ def _int(section: dict, key: str, file: Path, default=None, minimum: int = 1) ->
 def parse_config(text: str, file: Path) -> tuple[ParallelConfig, dict, dict]:
     """The ``[parallel]`` config and the raw ``[train]`` and ``[check]`` tables, checked."""
     try:
-        config = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
+        config = parse_toml(text)
+    except TomlError as e:
         raise ExampleError(f"{file}: not valid TOML ({e})") from None
     for section, table in config.items():
         if section not in KNOWN:

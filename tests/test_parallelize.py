@@ -172,6 +172,12 @@ MP = GOOD.replace("[2]", "[2, 2]").replace('["pp"]', '["pp", "mp"]')
     (GOOD + "split_spec = 1\n", "7:15", "not valid TOML: Cannot overwrite a value"),
     (GOOD.replace("[2]", "[2"), "3:1", "not valid TOML: Unclosed array"),
     (GOOD.replace('"MyLinear"', "MyLinear"), "6:14", "not valid TOML: Invalid value"),
+    # what tomllib lets escape as Python's errors (a seeded fuzz hunt found the first): an
+    # integer past Python's 4,300-digit conversion limit, arrays nested 600 deep
+    (GOOD + "x = " + "9" * 5000 + "\n", "7:5",
+     "not valid TOML: an integer literal of more than 4,300 digits"),
+    (GOOD + "x = " + "[" * 600 + "]" * 600 + "\n", "7:105",
+     "not valid TOML: arrays or inline tables nest too deep"),
     # breaker item 12: a MemoryError building the mesh
     (GOOD.replace("[2]", "[99999999999]"), "2:1", "a mesh holds at most 65536"),
 ])

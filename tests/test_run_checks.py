@@ -214,6 +214,20 @@ def test_nan_and_inf_in_the_config(mp2, capsys, section, key, value):
     assert f"[{section}] {key} must be a finite" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("value, message", [
+    ("9" * 5000, "an integer literal of more than 4,300 digits (at line"),
+    ("[" * 600 + "]" * 600, "arrays or inline tables nest too deep"),
+])
+def test_a_config_tomllib_cannot_hold_is_one_line(mp2, capsys, value, message):
+    # a 5,000-digit integer was Python's ValueError, 600 nested arrays a RecursionError
+    config = mp2 / "config.toml"
+    config.write_text(config.read_text() + f"\n[extra]\nx = {value}\n")
+    assert main(["run", str(mp2)]) == 1
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert f"{config}: not valid TOML" in err and message in err, err
+
+
 def _copy(tmp_path, name):
     copy = tmp_path / name
     shutil.copytree(EXAMPLES / name, copy)

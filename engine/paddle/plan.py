@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 
 import attrs
 
 from rulepass.engine.errors import RulepassError
 from rulepass.engine.limits import MAX_MESH_RANKS
+from rulepass.engine.toml_text import TomlError, parse_toml
 
 # the kinds of Paddle's mp plan entries (tensor_parallel.py) and the options each takes
 MP_KINDS = {
@@ -153,11 +153,9 @@ def load_plan(text: str, file: str = "plan.toml") -> Plan:
     syntax error, an unknown section or key, a value of the wrong type, a mesh whose shape and
     names disagree, a degree that is not the mesh's, or an unknown mp plan kind."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        match = re.search(r"line (\d+), column (\d+)", str(e))
-        line, col = (int(match.group(1)), int(match.group(2))) if match else (None, None)
-        raise PlanError(f"not valid TOML: {str(e).split(' (at')[0]}", file, line, col) from None
+        data = parse_toml(text)
+    except TomlError as e:
+        raise PlanError(f"not valid TOML: {e.message}", file, e.line, e.col) from None
     lines = _key_lines(text)
 
     def fail(message, section, key=None, inner=None):
