@@ -56,6 +56,16 @@ CONFIGS: dict[str, dict] = {
     "dp2_pp2": dict(kind="pp", world_size=4, pp=2, vpp=1, mp=1, dp=2, schedule="1F1B",
                     micro_batches=2, global_batch=8, hidden=8, inter=16, out=4,
                     layer_stages=[0, 1], seg_method="", local_map=False),
+    # blocks with other ops (tools/paddle_block_models.py), moved between stages by VPP: a
+    # vector result (paddle.split) and builtin.combine vectors (paddle.concat)
+    "attn_pp2_vpp2": dict(kind="pp", world_size=2, pp=2, vpp=2, mp=1, dp=1, schedule="VPP",
+                          micro_batches=2, global_batch=4, seq=4, hidden=8, inter=16, out=4,
+                          layer_stages=[0, 0, 1, 1], seg_method="Block", local_map=False,
+                          custom="attention"),
+    "split_concat_pp2_vpp2": dict(kind="pp", world_size=2, pp=2, vpp=2, mp=1, dp=1,
+                                  schedule="VPP", micro_batches=4, global_batch=8, hidden=8,
+                                  inter=16, out=4, layer_stages=[0, 0, 1, 1],
+                                  seg_method="OpsBlock", local_map=False, custom="split_concat"),
 }
 # configurations built through dist.parallelize (tools/paddle_parallelize_models.py)
 CONFIGS.update(pm.GLOBAL_CONFIGS)

@@ -20,6 +20,10 @@ def build_model(cfg: dict, distributed: bool):
     distributes it later, see ``capture``)."""
     if cfg["kind"] == "parallelize":
         return pm.build_model(cfg), (pm.stage_meshes(cfg) if distributed else [None])
+    if cfg.get("custom"):  # blocks with other ops (attention, split/concat)
+        from paddle_block_models import build_block_model
+
+        return build_block_model(cfg, distributed, SEED)
     import paddle
     import paddle.distributed as dist
     import paddle.nn.functional as F
