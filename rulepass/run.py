@@ -216,17 +216,19 @@ class RankSetup:
                                + ", ".join(sorted(missing)))
         scope = {}
         for name in names:
-            if name in example.params:
+            # a parameter, or optimizer state the example gives (AdamW's moments: global
+            # arrays, sharded as their parameter is), is this rank's piece of it
+            given = (example.params, "params.npz") if name in example.params else \
+                (example.opt_state, "opt_state.npz") if name in example.opt_state else None
+            if given is not None:
                 t = self.types["parameters"].get(name)
-                value = example.params[name]
+                value = given[0][name]
                 try:
                     scope[name] = np.array(local_piece(value, t, self.rank) if t is not None
                                            else value)
                 except ShardingError as e:
-                    raise ExampleError(f"{example.path / 'params.npz'}: parameter {name!r}: "
+                    raise ExampleError(f"{example.path / given[1]}: parameter {name!r}: "
                                        f"{e.message}") from None
-            elif name in example.opt_state:  # optimizer state the example gives (AdamW)
-                scope[name] = np.array(example.opt_state[name])
             else:  # optimizer state as Paddle starts it
                 shape, fill = state[name]
                 scope[name] = np.full(shape, fill, dtype=np.float32)

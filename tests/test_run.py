@@ -18,7 +18,7 @@ from rulepass.run import RunOptions, run_local, summarize
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 NAMES = ["pp2_fthenb", "pp2_1f1b", "pp2_1f1b_adamw", "pp2_vpp2", "pp2_vpp2_localmap", "mp2",
-         "mp2_sp", "mp2_sp_bias", "dp2", "dp2_pp2"]
+         "mp2_sp", "mp2_sp_bias", "dp2", "dp2_pp2", "mp2_adamw"]
 
 
 @pytest.mark.parametrize("name", NAMES)

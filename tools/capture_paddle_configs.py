@@ -56,6 +56,10 @@ CONFIGS: dict[str, dict] = {
     "dp2_pp2": dict(kind="pp", world_size=4, pp=2, vpp=1, mp=1, dp=2, schedule="1F1B",
                     micro_batches=2, global_batch=8, hidden=8, inter=16, out=4,
                     layer_stages=[0, 1], seg_method="", local_map=False),
+    # AdamW on tensor-parallel parameters: the moments are sharded as their parameters
+    "mp2_adamw": dict(kind="mp", world_size=2, pp=1, vpp=1, mp=2, dp=1, schedule="none",
+                      micro_batches=1, global_batch=4, hidden=8, inter=16, out=8,
+                      seg_method="", sequence_parallel=False, optimizer="adamw"),
     # blocks with other ops (tools/paddle_block_models.py), moved between stages by VPP: a
     # vector result (paddle.split) and builtin.combine vectors (paddle.concat)
     "attn_pp2_vpp2": dict(kind="pp", world_size=2, pp=2, vpp=2, mp=1, dp=1, schedule="VPP",
