@@ -194,6 +194,15 @@ class RankRecord:
     per_tensor: dict = attrs.field(factory=dict)
 
 
+def _runner_schedule(schedule: str, pp: int, micro_batches: int) -> str | None:
+    """The schedule a rank runs under: the pipeline's; without pipeline stages, none for one
+    micro-batch, and FThenB for several (gradient accumulation on the one stage: every
+    micro-batch's forward and backward, then the optimizer once, as Paddle's gradient merge)."""
+    if pp > 1:
+        return schedule
+    return "FThenB" if micro_batches > 1 else None
+
+
 class RankSetup:
     """What one rank needs to run, built from the example and its compiled program."""
 
@@ -486,8 +495,9 @@ def run_local(example: Example, options: RunOptions, progress=None) -> RunResult
             program = s.rank_program()
             shifted = RankProgram(program.program, program.scope,
                                   lambda _step, m: s.feeds(step, m), stage=program.stage)
-            return run_rank(shifted, communicator, steps=1, schedule=schedule if par.pp > 1
-                            else None, num_stages=par.pp, micro_batches=micro_batches,
+            return run_rank(shifted, communicator, steps=1,
+                            schedule=_runner_schedule(schedule, par.pp, micro_batches),
+                            num_stages=par.pp, micro_batches=micro_batches,
                             vpp=par.vpp, process_groups=groups, observer=observer,
                             stages=stages, random_source=source, sites=sites)
 
@@ -564,7 +574,8 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
                                   lambda _s, m, step=step: program.feeds(step, m),
                                   stage=program.stage)
             result = run_rank(shifted, communicator, steps=1,
-                              schedule=schedule if par.pp > 1 else None, num_stages=par.pp,
+                              schedule=_runner_schedule(schedule, par.pp, micro_batches),
+                              num_stages=par.pp,
                               micro_batches=micro_batches, vpp=par.vpp, process_groups=groups,
                               xp=xp, stages=stages, random_source=source, sites=sites)
             outputs.extend([{k: float(np.asarray(v.get() if hasattr(v, "get") else v))

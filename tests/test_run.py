@@ -215,3 +215,15 @@ def test_an_output_clash_under_mpiexec_is_reported_once_with_exit_2(mpiexec, tmp
     assert r.returncode == 2, (r.returncode, r.stderr)
     assert r.stderr.count("is the example's own folder") == 1, r.stderr
     assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("name", ["mp2", "dp2", "mp2_sp"])
+def test_micro_batches_without_a_pipeline_accumulate_gradients(name):
+    # an outside trial: `--micro-batches 2` on a program without pipeline stages was "rank 0
+    # failed: PipelineError: 2 micro-batches need a pipeline schedule"; the grads of the
+    # micro-batches are merged and applied once, so the losses are Paddle's full-batch ones
+    example = load_example(EXAMPLES / name)
+    result = run_local(example, RunOptions(micro_batches=2))
+    report = summarize(example, result)
+    assert result.micro_batches == 2 and report.reference_source == "paddle"
+    assert report.ok
