@@ -162,6 +162,21 @@ def test_degrees_below_one(capsys, param):
     assert out.out == "" and f"{param} must be at least 1" in out.err
 
 
+@pytest.mark.parametrize("param", ["pp_degree=1099511627776", "pp_degree=99999999999999999999",
+                                   "vpp_degree=65537"])
+def test_degrees_past_any_mesh(capsys, param):
+    # an outside trial: pp_degree=2**40 was a MemoryError traceback, 10**20 an OverflowError
+    forward = EXAMPLES / "pp2_vpp2" / "forward.pir"
+    params = {"pp_degree": "2", "vpp_degree": "2", "seg_method": "MyLinear"}
+    key, value = param.split("=")
+    params[key] = value
+    args = [a for k, v in params.items() for a in ("-p", f"{k}={v}")]
+    assert main(["rewrite", str(forward), "--pass", "complete_chunk_id", *args]) == 1
+    out = capsys.readouterr()
+    assert out.out == "" and f"{param} must be at most 65,536" in out.err
+    assert len(out.err.strip().splitlines()) == 1 and "Error:" not in out.err
+
+
 def test_rewrite_runs_without_the_cyclic_collector(tmp_path, capsys, monkeypatch):
     # issue 16: collections set off by the rules' load, the pass's new ops and the trace
     # entries walked the whole program again (0.1-0.2 s of a 25,000-op `rewrite --trace`)

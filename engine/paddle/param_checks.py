@@ -4,13 +4,15 @@ check alike; issue 18):
 
 - ``rank``: one of the ranks of the program's process meshes (a dense program, with no mesh,
   takes any rank). ``prune_other_ranks`` with ``rank=99`` or ``-1`` returned an empty program.
-- ``pp_degree``, ``vpp_degree``, ``micro_batches``: at least 1. ``complete_chunk_id`` with
-  ``vpp_degree=0`` changed nothing and said nothing.
+- ``pp_degree``, ``vpp_degree``, ``micro_batches``: from 1 to 65,536. ``complete_chunk_id`` with
+  ``vpp_degree=0`` changed nothing and said nothing; with ``pp_degree=2**40`` it ran out of
+  memory.
 """
 
 from __future__ import annotations
 
 from rulepass.engine.ir.core import Program
+from rulepass.engine.limits import MAX_MESH_RANKS
 from rulepass.engine.ir.types import DistTensorType
 from rulepass.engine.rewrite.functions import param_check
 
@@ -87,8 +89,14 @@ def check_rank(program: Program, rank) -> str | None:
 @param_check("pp_degree")
 @param_check("vpp_degree")
 @param_check("micro_batches")
-def check_at_least_one(program: Program, value) -> str | None:
-    """A degree or count of at least 1."""
-    if isinstance(value, int) and not isinstance(value, bool) and value < 1:
+def check_degree(program: Program, value) -> str | None:
+    """A degree or count from 1 to :data:`~rulepass.engine.limits.MAX_MESH_RANKS` (65,536, the
+    most ranks a mesh holds): ``pp_degree=2**40`` made complete_chunk_id allocate a list per
+    stage (a MemoryError traceback), ``10**20`` overflowed an index."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    if value < 1:
         return "must be at least 1"
+    if value > MAX_MESH_RANKS:
+        return f"must be at most {MAX_MESH_RANKS:,}"
     return None
