@@ -227,3 +227,16 @@ def test_micro_batches_without_a_pipeline_accumulate_gradients(name):
     report = summarize(example, result)
     assert result.micro_batches == 2 and report.reference_source == "paddle"
     assert report.ok
+
+
+def test_a_run_failing_mid_way_writes_nothing_to_stdout(tmp_path):
+    # an outside trial: a run that failed after it started wrote a lone newline to stdout (the
+    # progress bar's, which a pipe never shows)
+    rules = tmp_path / "boom.rw"
+    rules.write_text('pass boom { rule r { match { o = pd_op.relu } rewrite { fail "boom" } } }\n')
+    r = rulepass("run", str(EXAMPLES / "mp2"), "--rules", str(rules), "--add-pass", "boom",
+                 "--after", "dist_to_dense")
+    assert r.returncode == 1 and "boom" in r.stderr
+    assert r.stdout == ""
+    ok = rulepass("run", str(EXAMPLES / "mp2"), "--steps", "1")
+    assert ok.returncode == 0 and ok.stdout.startswith("mp2: loss per step")

@@ -140,9 +140,12 @@ def _run_example(args) -> int:
                          after_step=dumps.per_rank if dumps.active else None)
     console = report_console()
     steps = example.steps_to_run(options.steps)
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("training", total=steps)
-        advance = lambda step: progress.update(task, completed=step + 1)  # noqa: E731
+    with contextlib.ExitStack() as stack:
+        advance = None
+        if console.is_terminal:  # a bar on a terminal; piped, stdout holds the report alone
+            progress = stack.enter_context(Progress(console=console, transient=True))
+            task = progress.add_task("training", total=steps)
+            advance = lambda step: progress.update(task, completed=step + 1)  # noqa: E731
         if not BACKENDS[options.backend].per_process:
             result = run_local(example, options, advance)
         else:
