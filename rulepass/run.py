@@ -40,7 +40,7 @@ from rulepass.random_draws import draw_source, random_model
 from rulepass.reference import SingleDevice, single_device
 from rulepass.runtime.executor import persistable_data
 from rulepass.runtime.pipeline import RankProgram, mean_losses, rank_sites, run_rank
-from rulepass.runtime.schedules import job_list
+from rulepass.runtime.schedules import job_list, runner_schedule
 from rulepass.runtime.timeline import bubble_fraction
 from rulepass.runtime.sharding import ShardingError, dist_types, local_piece, rank_micro_batch
 
@@ -192,15 +192,6 @@ class RankRecord:
     param_types: dict = attrs.field(factory=dict)
     #: reference label -> the parameters within tolerance per tensor only (not elementwise)
     per_tensor: dict = attrs.field(factory=dict)
-
-
-def _runner_schedule(schedule: str, pp: int, micro_batches: int) -> str | None:
-    """The schedule a rank runs under: the pipeline's; without pipeline stages, none for one
-    micro-batch, and FThenB for several (gradient accumulation on the one stage: every
-    micro-batch's forward and backward, then the optimizer once, as Paddle's gradient merge)."""
-    if pp > 1:
-        return schedule
-    return "FThenB" if micro_batches > 1 else None
 
 
 class RankSetup:
@@ -496,7 +487,7 @@ def run_local(example: Example, options: RunOptions, progress=None) -> RunResult
             shifted = RankProgram(program.program, program.scope,
                                   lambda _step, m: s.feeds(step, m), stage=program.stage)
             return run_rank(shifted, communicator, steps=1,
-                            schedule=_runner_schedule(schedule, par.pp, micro_batches),
+                            schedule=runner_schedule(schedule, par.pp, micro_batches),
                             num_stages=par.pp, micro_batches=micro_batches,
                             vpp=par.vpp, process_groups=groups, observer=observer,
                             stages=stages, random_source=source, sites=sites)
@@ -574,7 +565,7 @@ def run_distributed(example: Example, options: RunOptions, progress=None):
                                   lambda _s, m, step=step: program.feeds(step, m),
                                   stage=program.stage)
             result = run_rank(shifted, communicator, steps=1,
-                              schedule=_runner_schedule(schedule, par.pp, micro_batches),
+                              schedule=runner_schedule(schedule, par.pp, micro_batches),
                               num_stages=par.pp,
                               micro_batches=micro_batches, vpp=par.vpp, process_groups=groups,
                               xp=xp, stages=stages, random_source=source, sites=sites)

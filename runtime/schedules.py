@@ -424,3 +424,13 @@ def p2p_messages(schedule: str, job: Job, stage: int, pp: int, vpp: int = 1) -> 
     if job.kind == "send_backward":
         return [], send_gradient
     return [], []
+
+
+def runner_schedule(schedule: str, pp: int, micro_batches: int) -> str | None:
+    """The schedule a rank runs under: the pipeline's ``schedule`` when there are pipeline
+    stages (``pp > 1``); without them none for one micro-batch, and FThenB for several (gradient
+    accumulation on the one stage: every micro-batch's forward and backward, then the optimizer
+    once, as Paddle's gradient merge)."""
+    if pp > 1:
+        return schedule
+    return "FThenB" if micro_batches > 1 else None

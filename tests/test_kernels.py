@@ -60,6 +60,19 @@ def test_full_inplace_keeps_operand_dtype_and_shape(xp):
     close(out, np.zeros((2, 2)))
 
 
+def test_assign_value_writes_its_literal(xp):
+    # what paddle.to_tensor([...]) prints in a static program (an outside trial's index_select)
+    attrs = {"shape": [2, 3], "dtype": "int64", "values": [5, 4, 3, 2, 1, 2**60 + 1]}
+    (out,) = run(xp, "pd_op.assign_value_", [np.zeros((2, 3), np.int64)], attrs)
+    assert out.dtype == np.int64 and out.tolist() == [[5, 4, 3], [2, 1, 2**60 + 1]]
+    (floats,) = run(xp, "pd_op.assign_value_", [np.zeros(2, np.float32)],
+                    {"shape": [2], "dtype": "float32", "values": [0.5, -1.0]})
+    assert floats.dtype == np.float32 and floats.tolist() == [0.5, -1.0]
+    with pytest.raises(KernelError, match="3 values for shape \\[2, 2\\]"):
+        run(xp, "pd_op.assign_value_", [np.zeros((2, 2))],
+            {"shape": [2, 2], "dtype": "float32", "values": [1.0, 2.0, 3.0]})
+
+
 def test_assign_and_cast(xp):
     x = np.array([-1.7, 2.9, 0.5])
     (copy,) = run(xp, "pd_op.assign", [x])

@@ -142,6 +142,51 @@ def test_softmax_grad(xp, axis):
     expect_grad(xp, "pd_op.softmax", [x], {"axis": axis}, 0, grad, weight=weight)
 
 
+def test_leaky_relu_and_hardswish_grads(xp):
+    # x kept off the kinks (0 for leaky_relu; -3 and 3 for hardswish), where no derivative exists
+    x = away_from_zero((4, 6)) * 2.4
+    x = np.where(np.abs(np.abs(x) - 3.0) < 0.2, x + 0.5, x)
+    weight = rng.standard_normal(x.shape)
+    attrs = {"negative_slope": 0.1}
+    (grad,) = run(xp, "pd_op.leaky_relu_grad", [x, weight], attrs)
+    expect_grad(xp, "pd_op.leaky_relu", [x], attrs, 0, grad, weight=weight)
+    (grad,) = run(xp, "pd_op.hardswish_grad", [x, weight])
+    expect_grad(xp, "pd_op.hardswish", [x], {}, 0, grad, weight=weight)
+    assert np.any(x > 3) and np.any(x < -3) and np.any(np.abs(x) < 3)  # all three pieces
+
+
+@pytest.mark.parametrize("axis", [-1, 0])
+def test_log_softmax_grad(xp, axis):
+    x, weight = rng.standard_normal((3, 4)), rng.standard_normal((3, 4))
+    (out,) = run(xp, "pd_op.log_softmax", [x], {"axis": axis})
+    np.testing.assert_allclose(np.exp(out).sum(axis=axis), 1.0)
+    (grad,) = run(xp, "pd_op.log_softmax_grad", [out, weight], {"axis": axis})
+    expect_grad(xp, "pd_op.log_softmax", [x], {"axis": axis}, 0, grad, weight=weight)
+
+
+def test_maximum_grad_gives_ties_to_y(xp):
+    x, y = rng.standard_normal((3, 4)), rng.standard_normal(4)
+    weight = rng.standard_normal((3, 4))
+    x_grad, y_grad = run(xp, "pd_op.maximum_grad", [x, y, weight])
+    expect_grad(xp, "pd_op.maximum", [x, y], {}, 0, x_grad, weight=weight)
+    expect_grad(xp, "pd_op.maximum", [x, y], {}, 1, y_grad, weight=weight)
+    tie = np.ones((2, 2))
+    t_x, t_y = run(xp, "pd_op.maximum_grad", [tie, tie, tie])
+    assert np.all(t_x == 0) and np.all(t_y == 1)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_index_select_grad_adds_repeated_ids(xp, axis):
+    x = rng.standard_normal((3, 4, 2))
+    index = np.array([2, 0, 2, 1, 2])[: x.shape[axis] + 1] % x.shape[axis]
+    attrs = {"axis": axis}
+    (out,) = run(xp, "pd_op.index_select", [x, index], attrs)
+    np.testing.assert_array_equal(out, np.take(x, index, axis=axis))
+    weight = rng.standard_normal(out.shape)
+    (grad,) = run(xp, "pd_op.index_select_grad", [x, index, weight], attrs)
+    expect_grad(xp, "pd_op.index_select", [x, index], attrs, 0, grad, weight=weight)
+
+
 # ---- normalization ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("begin, affine", [(1, True), (2, True), (1, False)])

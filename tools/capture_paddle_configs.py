@@ -70,6 +70,12 @@ CONFIGS: dict[str, dict] = {
                                   schedule="VPP", micro_batches=4, global_batch=8, hidden=8,
                                   inter=16, out=4, layer_stages=[0, 0, 1, 1],
                                   seg_method="OpsBlock", local_map=False, custom="split_concat"),
+    # activations with grads of their own: leaky_relu, maximum, index_select, hardswish,
+    # log_softmax (and the assign_value_ a to_tensor index prints)
+    "acts_pp2_1f1b": dict(kind="pp", world_size=2, pp=2, vpp=1, mp=1, dp=1, schedule="1F1B",
+                          micro_batches=2, global_batch=4, hidden=8, inter=16, out=4,
+                          layer_stages=[0, 1], seg_method="", local_map=False,
+                          custom="activations"),
 }
 # configurations built through dist.parallelize (tools/paddle_parallelize_models.py)
 CONFIGS.update(pm.GLOBAL_CONFIGS)

@@ -8,9 +8,12 @@
   softmax, gelu; blocks named ``Block``.
 - ``split_concat``: on ``[batch, hidden]``, ``paddle.split`` then ``paddle.concat`` of
   sigmoid·tanh and silu (``builtin.combine`` vectors), abs, mean, divide; blocks ``OpsBlock``.
+- ``activations``: on ``[batch, hidden]``, leaky_relu, maximum, index_select by a
+  ``paddle.to_tensor`` index (``pd_op.assign_value_``), hardswish and log_softmax, scaled to
+  stay well conditioned; blocks ``ActBlock``.
 
 Under VPP (``vpp_seg_method`` the block name) complete_chunk_id moves whole blocks to other
-stages: the vector results and the combines are what these models add (tests/data/vpp_blocks/).
+stages: the vector results and the combines are what these models add (tests/data/block_models/).
 Found by an outside trial of rulepass on programs it had not seen.
 """
 
@@ -79,7 +82,23 @@ def build_block_model(cfg: dict, distributed: bool, seed: int):
             h = h / (1.0 + paddle.mean(paddle.abs(h), axis=-1, keepdim=True))
             return self.b(h) + x
 
-    block = {"attention": Block, "split_concat": OpsBlock}[cfg["custom"]]
+    class ActBlock(nn.Layer):
+        def __init__(self, mesh):
+            super().__init__()
+            self.a = nn.Linear(hidden, inter)
+            self.b = nn.Linear(inter, hidden)
+            placed(self, mesh, (self.a, self.b))
+
+        def forward(self, x):
+            h = F.leaky_relu(self.a(x), 0.1)
+            h = paddle.maximum(h, h * 0.5 - 0.1)
+            reverse = paddle.to_tensor(list(range(inter - 1, -1, -1)), dtype="int64")
+            h = paddle.index_select(h, reverse, axis=-1) * 0.5 + h * 0.5
+            h = F.log_softmax(F.hardswish(h), axis=-1) * 0.1
+            return self.b(h) + x
+
+    block = {"attention": Block, "split_concat": OpsBlock,
+             "activations": ActBlock}[cfg["custom"]]
 
     class Net(nn.Layer):
         def __init__(self, stage_meshes):

@@ -1,13 +1,15 @@
-"""Activation kernels and their gradients: relu, gelu (exact and tanh), silu, swiglu, tanh,
-softmax.
+"""Activation kernels and their gradients: relu, leaky_relu, hardswish, gelu (exact and tanh),
+silu, swiglu, tanh, softmax, log_softmax.
 
 Gradient kernels take what Paddle's grad ops take: some the forward input ``x``, some the forward
 output ``out`` (e.g. ``relu_grad(out, out_grad)``), so they must not be swapped.
 
-Sources: ``paddle/phi/ops/yaml/ops.yaml`` (relu, gelu, silu, swiglu, tanh),
-``inconsistent/static_ops.yaml`` (softmax), ``backward.yaml`` (relu_grad, gelu_grad, silu_grad,
-swiglu_grad, tanh_grad, softmax_grad); operand orders checked against Paddle 3.3.1's
-``pd_op.h``. Exact GELU's erf is ``special.erf``.
+Sources: ``paddle/phi/ops/yaml/ops.yaml`` (relu, leaky_relu, hardswish, gelu, silu, swiglu,
+tanh, log_softmax), ``inconsistent/static_ops.yaml`` (softmax), ``backward.yaml`` (relu_grad,
+leaky_relu_grad, hardswish_grad, gelu_grad, silu_grad, swiglu_grad, tanh_grad, softmax_grad,
+log_softmax_grad); hardswish's threshold 6, scale 6, offset 3 and its gradient as
+``HardSwishGradFunctor`` (``activation_functor.h``); operand orders checked against Paddle
+3.3.1's ``pd_op.h`` and its printed backward programs. Exact GELU's erf is ``special.erf``.
 """
 
 from __future__ import annotations
@@ -37,6 +39,44 @@ def relu_grad(xp: Any, inputs: list, attrs: dict) -> list:
     """``relu_grad(out, out_grad) -> x_grad = out_grad where out > 0, else 0``."""
     out, out_grad = inputs
     return [xp.where(out > 0, out_grad, xp.zeros_like(out_grad))]
+
+
+@kernel("pd_op.leaky_relu", "pd_op.leaky_relu_")
+def leaky_relu(xp: Any, inputs: list, attrs: dict) -> list:
+    """``leaky_relu(x, negative_slope=0.02) -> out = x where x > 0, else negative_slope * x``."""
+    x = inputs[0]
+    return [xp.where(x > 0, x, x * attrs.get("negative_slope", 0.02))]
+
+
+@kernel("pd_op.leaky_relu_grad", "pd_op.leaky_relu_grad_")
+def leaky_relu_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``leaky_relu_grad(x, out_grad, negative_slope) -> x_grad = og where x > 0, else
+    negative_slope * og``."""
+    x, out_grad = inputs
+    return [xp.where(x > 0, out_grad, out_grad * attrs.get("negative_slope", 0.02))]
+
+
+_HARDSWISH_OFFSET, _HARDSWISH_THRESHOLD, _HARDSWISH_SCALE = 3.0, 6.0, 6.0
+
+
+@kernel("pd_op.hardswish", "pd_op.hardswish_")
+def hardswish(xp: Any, inputs: list, attrs: dict) -> list:
+    """``hardswish(x) -> out = x * min(max(x + 3, 0), 6) / 6``."""
+    x = inputs[0]
+    gate = xp.clip(x + _HARDSWISH_OFFSET, 0.0, _HARDSWISH_THRESHOLD)
+    return [x * gate / _HARDSWISH_SCALE]
+
+
+@kernel("pd_op.hardswish_grad", "pd_op.hardswish_grad_")
+def hardswish_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``hardswish_grad(x, out_grad) -> x_grad``: ``og * (2x + 3) / 6`` where ``-3 < x < 3``,
+    ``og`` where ``x >= 3``, 0 where ``x <= -3``."""
+    x, out_grad = inputs
+    shifted = x + _HARDSWISH_OFFSET
+    zero = xp.zeros_like(out_grad)
+    inside = out_grad * (2.0 * x + _HARDSWISH_OFFSET) / _HARDSWISH_SCALE
+    return [xp.where(shifted < _HARDSWISH_THRESHOLD, xp.where(shifted > 0, inside, zero),
+                     out_grad)]
 
 
 def _gelu_tanh_inner(xp: Any, x: Any) -> Any:
@@ -197,3 +237,31 @@ def softmax_grad_specialized(xp: Any, attrs: dict, shapes: tuple, dtypes: tuple,
         return None
     axis = normalize_axis(attrs.get("axis", -1), len(shapes[0]), "pd_op.softmax_grad")
     return lambda inputs: [_softmax_grad(xp, inputs[0], inputs[1], axis)]
+
+
+@kernel("pd_op.log_softmax")
+def log_softmax(xp: Any, inputs: list, attrs: dict) -> list:
+    """``log_softmax(x, axis) -> out = x - log(sum(exp(x)))`` along ``axis``, computed in
+    ``compute_dtype`` (0-d x gives 0).
+
+    Raises:
+        KernelError: ``axis`` out of range.
+    """
+    x = inputs[0]
+    if x.ndim == 0:
+        return [xp.zeros_like(x)]
+    axis = normalize_axis(attrs.get("axis", -1), x.ndim, "pd_op.log_softmax")
+    wide_x = xp.astype(x, compute_dtype(xp, x), copy=False)
+    shifted = wide_x - xp.max(wide_x, axis=axis, keepdims=True)
+    out = shifted - xp.log(xp.sum(xp.exp(shifted), axis=axis, keepdims=True))
+    return [xp.astype(out, x.dtype, copy=False)]
+
+
+@kernel("pd_op.log_softmax_grad")
+def log_softmax_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``log_softmax_grad(out, out_grad, axis) -> x_grad = og - exp(out) * sum(og, axis)``."""
+    out, out_grad = inputs
+    if out.ndim == 0:
+        return [xp.zeros_like(out_grad)]
+    axis = normalize_axis(attrs.get("axis", -1), out.ndim, "pd_op.log_softmax_grad")
+    return [out_grad - xp.exp(out) * xp.sum(out_grad, axis=axis, keepdims=True)]

@@ -1,10 +1,12 @@
-"""Creation and conversion kernels: full, full_int_array, full_like, full_, assign, cast.
+"""Creation and conversion kernels: full, full_int_array, full_like, full_, assign_value_,
+assign, cast.
 
 Data-free creation ops (``full``, ``full_int_array``) have no operand to take a device from; they
 create on ``xp``'s default device. The ``place`` attribute is ignored: where a value lives is the
 executor's business, not the program's.
 
-Sources: ``paddle/phi/ops/yaml/ops.yaml`` (full, full_, full_int_array, full_like, cast),
+Sources: ``paddle/phi/ops/yaml/ops.yaml`` (full, full_, full_int_array, full_like, cast,
+assign_value_: what ``paddle.to_tensor`` of a list prints in a static program),
 ``inconsistent/static_ops.yaml`` (assign), ``backward.yaml`` (cast_grad); signatures checked
 against Paddle 3.3.1's generated ``pd_op.h``.
 """
@@ -17,7 +19,7 @@ from typing import Any
 from array_api_compat import device as array_device
 
 from .operands import dtype_from_name, int_values, python_scalar
-from .registry import kernel, specializer
+from .registry import KernelError, kernel, specializer
 
 
 def _fill_value(xp: Any, value: float, dtype: Any) -> Any:
@@ -55,6 +57,35 @@ def full_inplace(xp: Any, inputs: list, attrs: dict) -> list:
     shape = tuple(int_values(attrs["shape"])) if "shape" in attrs else tuple(output.shape)
     value = _fill_value(xp, attrs["value"], dtype)
     return [xp.full(shape, value, dtype=dtype, device=array_device(output))]
+
+
+@kernel("pd_op.assign_value_")
+def assign_value_inplace(xp: Any, inputs: list, attrs: dict) -> list:
+    """``assign_value_(output, shape, dtype, values, place) -> out``: the literal ``values``
+    (row-major) in ``shape`` and ``dtype``, written over ``output`` (the executor aliases it).
+
+    Raises:
+        KernelError: ``dtype`` unknown, or as many values as the shape holds not given.
+    """
+    output = inputs[0] if inputs else None
+    dtype = dtype_from_name(xp, attrs.get("dtype", "float32"), "pd_op.assign_value_") or \
+        (output.dtype if output is not None else xp.float32)
+    shape = tuple(int_values(attrs["shape"]))
+    values = list(attrs.get("values", ()))
+    if xp.isdtype(dtype, "integral"):  # ints kept exact (an int64 past 2**53 too)
+        values = [v if isinstance(v, int) else int(python_scalar(v)) for v in values]
+    elif xp.isdtype(dtype, "bool"):
+        values = [bool(v) for v in values]
+    else:
+        values = [python_scalar(v) for v in values]
+    size = 1
+    for n in shape:
+        size *= n
+    if len(values) != size:
+        raise KernelError("pd_op.assign_value_", f"{len(values)} values for shape "
+                                                 f"{list(shape)} ({size} elements)")
+    device = array_device(output) if output is not None else None
+    return [xp.reshape(xp.asarray(values, dtype=dtype, device=device), shape)]
 
 
 @kernel("pd_op.full_int_array")

@@ -1,5 +1,5 @@
-"""Elementwise arithmetic kernels and their gradients: add, subtract, multiply, divide, scale,
-add_n, square, pow.
+"""Elementwise arithmetic kernels and their gradients: add, subtract, multiply, divide, maximum,
+scale, add_n, square, pow.
 
 Binary ops broadcast like NumPy (PIR programs always use Paddle's ``axis=-1``); their gradients sum
 ``out_grad`` back to each operand's shape. Each in-place variant (``add_``, ``scale_``, ...) returns
@@ -7,7 +7,9 @@ the new value and leaves aliasing its first operand to the executor.
 
 Sources: ``paddle/phi/ops/yaml/inconsistent/static_ops.yaml`` (add, subtract, multiply, divide,
 add_n), ``ops.yaml`` (scale, square), ``backward.yaml`` (add_grad, subtract_grad, multiply_grad,
-divide_grad, scale_grad, square_grad); operand orders checked against Paddle 3.3.1's ``pd_op.h``.
+divide_grad, scale_grad, square_grad, maximum_grad: ``MaxGradDx``/``MaxGradDy`` of
+``elementwise_functor.h``, a tie's grad to y); operand orders checked against Paddle 3.3.1's
+``pd_op.h``.
 """
 
 from __future__ import annotations
@@ -103,6 +105,24 @@ def divide_grad(xp: Any, inputs: list, attrs: dict) -> list:
     y_aligned = align_for_axis(xp, y, x.ndim, axis)
     x_part = out_grad / y_aligned
     return _binary_grads(xp, x, y, x_part, -x_part * out, axis)
+
+
+@kernel("pd_op.maximum")
+def maximum(xp: Any, inputs: list, attrs: dict) -> list:
+    """``maximum(x, y) -> out``: the larger, elementwise, broadcasting."""
+    x, y = inputs
+    return [xp.maximum(x, y)]
+
+
+@kernel("pd_op.maximum_grad")
+def maximum_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``maximum_grad(x, y, out_grad) -> x_grad = og where x > y, y_grad = og where x <= y``
+    (Paddle gives a tie to y), each reduced to its operand's shape."""
+    x, y, out_grad = inputs
+    zero = xp.zeros_like(out_grad)
+    x_wins = x > y
+    return _binary_grads(xp, x, y, xp.where(x_wins, out_grad, zero),
+                         xp.where(x_wins, zero, out_grad), -1)
 
 
 @kernel("pd_op.scale", "pd_op.scale_")

