@@ -10,8 +10,11 @@ complete_chunk_id on blocks with vectors:
 - `split_concat_pp2_vpp2`: `paddle.concat` of a `builtin.combine` vector. Paddle's partition step
   (inside complete_chunk_id) gives each reader a combine of its own, with the reader's op_role and
   no struct_name.
+- `llama_pp2_mp2_sp_vpp2` (tools/paddle_parallelize_configs.py): LLaMA with sequence parallel
+  under VPP. The Shard -> Replicate reshard at a moved layer's start goes with the layer (before,
+  it stayed on the old stage, a cross-stage reshard followed it and the run deadlocked).
 
-Each is compared byte for byte with the program Paddle printed (tests/data/block_models/), the pass
+Each is compared byte for byte with the program Paddle printed (tests/data/pieces/), the pass
 is idempotent on Paddle's output, and the example trains to Paddle's losses.
 
 `acts_pp2_1f1b`: leaky_relu, maximum, index_select (by a `paddle.to_tensor` index, an
@@ -35,8 +38,9 @@ from rulepass.example import load_example
 from rulepass.run import RunOptions, run_local, summarize
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "tests" / "data" / "block_models"
-CASES = {"attn_pp2_vpp2": "Block", "split_concat_pp2_vpp2": "OpsBlock"}
+DATA = ROOT / "tests" / "data" / "pieces"
+CASES = {"attn_pp2_vpp2": "Block", "split_concat_pp2_vpp2": "OpsBlock",
+         "llama_pp2_mp2_sp_vpp2": "LlamaDecoderLayer"}
 
 
 @pytest.fixture(scope="module")
@@ -69,6 +73,17 @@ def test_vector_results_move_with_their_block(rules):
             assert meshes == {op.dist_attr.mesh}, op.attributes.get("struct_name")
     # only the reshards between blocks: none for the split's readers
     assert sum(op.name == "dist_op.reshard" for op in program.ops) == 3
+
+
+def test_a_same_mesh_reshard_moves_with_its_layer(rules):
+    text = _chunk(rules, (DATA / "llama_pp2_mp2_sp_vpp2" / "01_before_complete_chunk_id.pir")
+                  .read_text(), "LlamaDecoderLayer")
+    for op in parse_program(text).ops:
+        if op.name == "dist_op.reshard" and "LlamaDecoderLayer_1" in op.attributes.get(
+                "struct_name", ""):
+            source, target = op.operands[0].type.dist.mesh, op.result.type.dist.mesh
+            assert source == target == op.dist_attr.mesh  # all on the layer's new stage
+            assert op.dist_attr.mesh.process_ids == (2, 3) and op.dist_attr.chunk_id == -1
 
 
 def test_each_reader_gets_its_own_combine(rules):

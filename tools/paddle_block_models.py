@@ -13,7 +13,7 @@
   stay well conditioned; blocks ``ActBlock``.
 
 Under VPP (``vpp_seg_method`` the block name) complete_chunk_id moves whole blocks to other
-stages: the vector results and the combines are what these models add (tests/data/block_models/).
+stages: the vector results and the combines are what these models add (tests/data/pieces/).
 Found by an outside trial of rulepass on programs it had not seen.
 """
 

@@ -149,6 +149,20 @@ PARALLELIZE_CONFIGS.update({
         plan_keys={**_LLAMA_KEYS, "layers.*.self_attn": "LlamaDecoderLayer*/LlamaAttention",
                    "layers.*.mlp": "LlamaDecoderLayer*/LlamaMLP", "lm_head": "Linear"},
         global_batch=2, **_LLAMA),
+    # the same plan under a virtual pipeline: the Shard -> Replicate reshards sequence
+    # parallel puts at each layer's start move with the layer (an outside trial)
+    "llama_pp2_mp2_sp_vpp2": _par("llama", [1, 2, 2], ["dp", "pp", "mp"], {
+        "pp_config": {"split_spec": "layers"},
+        "mp_config": {"parallelize_plan": {
+            **{k: v for k, v in _LLAMA_MP.items() if k != "embed_tokens"},
+            "embed_tokens": ["ColWiseParallel", "SequenceParallelBegin"],
+            "layers.*.self_attn": {"kind": "SequenceParallelDisable"},
+            "layers.*.mlp": {"kind": "SequenceParallelDisable", "need_transpose": False},
+            "lm_head": "SequenceParallelEnd"}}},
+        plan_keys={**_LLAMA_KEYS, "layers.*.self_attn": "LlamaDecoderLayer*/LlamaAttention",
+                   "layers.*.mlp": "LlamaDecoderLayer*/LlamaMLP", "lm_head": "Linear"},
+        layers=4, micro_batches=2, global_batch=4, schedule="VPP",
+        seg_method="LlamaDecoderLayer", **_LLAMA),
 })
 
 # batch 3 (issue 14, second pass): what the first batch did not exercise. Captured with
@@ -430,7 +444,7 @@ EXAMPLES += SERIAL_EXAMPLES
 # whole capture is not in the corpus (its size budget), the example is (issue 13, second round)
 EXAMPLES_ONLY = ["llama_pp2_vpp2_global", "gm_none_dp2_pp2_3d", "gm_param_pp4_1f1b",
                  "gm_param_dp2_pp2_mp2", "gm_none_pp4_vpp2", "llama_pp2_mp2_global",
-                 "gm_mid_pp4_1f1b", "gm_mid_two_pp4_1f1b"]
+                 "gm_mid_pp4_1f1b", "gm_mid_two_pp4_1f1b", "llama_pp2_mp2_sp_vpp2"]
 # ... of which these hold serial.pir + plan.toml (Paddle's forward dist program of the capture is
 # in tests/data/global_mesh/parallelize/<cfg>/)
 SERIAL_EXAMPLES_ONLY = ["gm_mid_two_pp4_1f1b"]
