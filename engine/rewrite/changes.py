@@ -26,9 +26,11 @@ _ERASED, _INSERTED, _ASKED = 0, 1, 2
 
 class Changes(Observer):
     """The changes of the current application: `count` (mutations reported), the ops `touched`
-    (to revisit: inserted, erased, changed, reading a new operand or a retyped value, the
-    producers and neighbours of an erased op; kept only when `revisits`: a sweep revisits
-    nothing), the ops to `reindex` (inserted, erased, or with an attribute set that the index
+    (to revisit with their neighbours: inserted, erased, changed, reading a new operand or a
+    retyped value; kept only when `revisits`: a sweep revisits nothing), the ops `nearby` (to
+    revisit alone: the block neighbours of an erased op), the values an erased op read
+    (`fewer_uses`: their producers are revisited, not all their other readers), the ops to
+    `reindex` (inserted, erased, or with an attribute set that the index
     files ops by: one of `join_keys`, when given) and the ops `created`. `reset` starts the
     next application. With `rewired` a dict (the driver's provenance asks for it), it also
     receives the ops an operand of which was replaced. Structural changes are also logged in
@@ -39,7 +41,8 @@ class Changes(Observer):
     keys the pass's rules read across ops, `reads.neighbour_keys`; None: every key)."""
 
     __slots__ = ("count", "touched", "reindex", "created", "positions", "join_keys", "revisits",
-                 "erased", "stamp", "regions", "rewired", "spread", "near_keys")
+                 "erased", "stamp", "regions", "rewired", "spread", "near_keys", "fewer_uses",
+                 "nearby")
 
     def __init__(self, positions: "PositionLog | None" = None, join_keys=None,
                  revisits: bool = True, near_keys: frozenset | None = None):
@@ -56,6 +59,10 @@ class Changes(Observer):
         self.regions = None
         self.count = 0
         self.touched: dict = {}
+        #: values read by an op erased in this application (their use lists shrank)
+        self.fewer_uses: dict = {}
+        #: ops next to an op erased in this application (revisited alone)
+        self.nearby: dict = {}
         self.reindex: dict = {}
         self.created: list = []
         #: ops an operand of which was replaced (`replace o with x` rewires o's readers): the
@@ -69,12 +76,62 @@ class Changes(Observer):
         self.spread = False
         if self.touched:
             self.touched = {}
+        if self.fewer_uses:
+            self.fewer_uses = {}
+        if self.nearby:
+            self.nearby = {}
         if self.reindex:
             self.reindex = {}
         if self.created:
             self.created = []
         if self.rewired:
             self.rewired = {}
+
+    def to_revisit(self, program, token, queued: dict, value_rules: bool) -> tuple[dict, dict]:
+        """(ops, values) the fixpoint driver revisits after this application, those queued
+        already apart (ops whose `mark` is `token`, values in `queued`): the touched ops that
+        are still in `program`, with their neighbours (`Operation.adjacent`) when the changes
+        `spread`, and with `value_rules` the values they read that no op defines; the `nearby`
+        ops alone. A value an erased op read adds its producer (its uses changed) and the one
+        reader left when one is (a single-use rule may match it now), not every other reader:
+        spreading from an erased op's producer or block neighbour (often the same op) made
+        erasing the n readers of one value O(n^2); MLIR's greedy driver, too, adds only the
+        producer. A match that a larger use count allows is the final full round's."""
+        fresh: dict = {}
+        values: dict = {}
+        top = program.block
+        spread = self.spread  # False: attributes no rule reads across ops changed
+        for op in self.touched:
+            block = op.block
+            if block is not top and (block is None or block.program is not program):
+                continue  # erased (alive(), inline)
+            if op.mark is not token:
+                fresh[op] = None
+            if spread:
+                for other in op.adjacent(token):
+                    fresh[other] = None
+            if value_rules:
+                for value in op.operands:
+                    if value is not None and value.owner is None and value not in queued:
+                        values[value] = None  # a kwarg or block argument
+        for op in self.nearby:
+            block = op.block
+            if block is not top and (block is None or block.program is not program):
+                continue
+            if op.mark is not token:
+                fresh[op] = None
+        for value in self.fewer_uses:
+            op = value.owner
+            block = op.block
+            if block is not top and (block is None or block.program is not program):
+                continue  # erased in the same application
+            if op.mark is not token:
+                fresh[op] = None
+            if spread and value.num_uses == 1:
+                for other in value.users():
+                    if other.mark is not token:
+                        fresh[other] = None
+        return fresh, values
 
     def op_inserted(self, op) -> None:
         self.count += 1
@@ -95,12 +152,14 @@ class Changes(Observer):
             self.erased[op] = self.stamp
         if self.revisits:
             touched = self.touched
+            fewer_uses = self.fewer_uses
             for value in op.operands:
                 if value is not None and value.owner is not None:
-                    touched[value.owner] = None
+                    fewer_uses[value] = None
+            nearby = self.nearby
             for neighbour in (op.prev_op, op.next_op):
                 if neighbour is not None:
-                    touched[neighbour] = None
+                    nearby[neighbour] = None
             touched[op] = None
         self.reindex[op] = None
         if self.positions is not None:

@@ -10,7 +10,8 @@ The guarantees of the rule language (spec "Semantics the engine guarantees") liv
   repeated program state; either failing says "did not converge" and names the rules and ops;
 - determinism: ops are visited in program order, candidates sorted by program position;
 - cost: after a rewrite only the touched ops, their producers, users and block neighbours are
-  revisited; nothing here recurses over the program's length or depth.
+  revisited (an op that only lost a reader: not all its other readers, `Changes.to_revisit`);
+  nothing here recurses over the program's length or depth.
 """
 
 from __future__ import annotations
@@ -392,10 +393,10 @@ class Driver:
     def apply(self, found: Match, queued: dict | None = None,
               queue: collections.deque | None = None) -> None:
         """Apply a match. With `queued` (the fixpoint's queued values; its queued ops are marked
-        with `token`) and `queue` (the worklist), queue what to revisit that is not queued yet:
-        the touched ops, their producers, users and block neighbours (the neighbours only when
-        `changes.spread`: not after attribute changes no rule reads across ops, `reads.py`), in
-        program order, then the values they read that no op defines (for value rules); a sweep
+        with `token`) and `queue` (the worklist), queue what to revisit that is not queued yet
+        (`Changes.to_revisit`: the touched ops, their producers, users and block neighbours, the
+        producer of a value an erased op read), in program order, then the values they read
+        that no op defines (for value rules); a sweep
         passes none: it visits each op once. Raises RewriteError for a no-op, an exhausted budget
         or a repeated state."""
         rule = found.rule
@@ -449,25 +450,8 @@ class Driver:
             self.check_progress()
         if queued is None:
             return
-        value_rules = self.value_rules
         token = self.token
-        fresh: dict = {}
-        values: dict = {}
-        top = program.block
-        spread = changes.spread  # False: attributes no rule reads across ops changed
-        for op in changes.touched:
-            block = op.block
-            if block is not top and (block is None or block.program is not program):
-                continue  # erased (alive(), inline)
-            if op.mark is not token:
-                fresh[op] = None
-            if spread:
-                for other in op.adjacent(token):
-                    fresh[other] = None
-            if value_rules:
-                for value in op.operands:
-                    if value is not None and value.owner is None and value not in queued:
-                        values[value] = None  # a kwarg or block argument
+        fresh, values = changes.to_revisit(program, token, queued, self.value_rules)
         if fresh:
             if len(fresh) > 1:
                 fresh = sorted(fresh, key=Operation.position_key)
