@@ -273,7 +273,9 @@ class RuleSet:
         resolved = self.resolve_params(cpass, given, param_strings)
         ops = list(program.walk())
         if not 0 <= position < len(ops):
-            raise RuleCompileError(f"no op at position {position}: the program has {len(ops)}")
+            held = (f"{len(ops)} op{'s' if len(ops) != 1 else ''} (positions 0 to "
+                    f"{len(ops) - 1})" if ops else "no ops")
+            raise RuleCompileError(f"no op at position {position}: the program has {held}")
         driver = Driver(program, cpass, resolved, compiled=self.compiled)
         op = ops[position]
         return f"op {position} ({op.name}): " + driver.matcher.explain(rule, op)

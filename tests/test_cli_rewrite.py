@@ -81,6 +81,16 @@ def test_trace_output_and_explain(files):
     assert line["after"] == [{"position": 1, "name": "pd_op.full"}]  # the scale is gone
 
 
+def test_explain_past_the_last_op_says_how_many_there_are(files):
+    # an outside trial: "no op at position 10002: the program has 10002" (of what?)
+    ops = len(rulepass("print", str(files / "p.pir")).stdout.strip().splitlines()) - 2
+    r = rulepass("rewrite", str(files / "p.pir"), "--pass", "fold_unit_scale", "--rules",
+                 str(files / "mine.rw"), "--explain", f"unit_scale@{ops}")
+    assert r.returncode == 1 and r.stdout == ""
+    assert (f"no op at position {ops}: the program has {ops} ops (positions 0 to {ops - 1})"
+            in r.stderr), r.stderr
+
+
 def test_trace_files_are_named_relative_to_the_project_or_as_given(files, monkeypatch):
     monkeypatch.chdir(files)
     r = rulepass("rewrite", "p.pir", "--pass", "fold_unit_scale", "--rules", "mine.rw",

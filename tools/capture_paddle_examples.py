@@ -66,4 +66,10 @@ def write_example(cfg_name: str, data_dir: Path = DATA_DIR) -> None:
     if cfg.get("global_kind"):  # the global-mesh examples (issue 13)
         lines += ["# float32 rounding of elements near zero (~1e-9 absolute); the corpus tests use "
                   "the same atol", "atol = 1e-7"]
+    elif cfg.get("model") == "seedllama":
+        # the seed LLaMA's k_proj biases get a zero gradient (softmax ignores a per-query
+        # constant): their final values are float noise around 0 (an outside trial's examples
+        # of it failed without this line, which tests/test_parallelize_examples.py adds too)
+        lines += ["# k_proj biases get a zero gradient: their final values are float noise "
+                  "around 0", "atol = 1e-7"]
     (dst / "config.toml").write_text("\n".join(lines) + "\n")
