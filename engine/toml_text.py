@@ -4,8 +4,9 @@ one :class:`TomlError` with a line and column.
 ``tomllib.loads`` raises ``TOMLDecodeError`` for a syntax error, but two other inputs escape it as
 Python's own errors: an integer literal longer than Python converts from text
 (``sys.get_int_max_str_digits()``, 4,300 digits: a ``ValueError``), and arrays or inline tables
-nested a few hundred deep (its recursive descent: a ``RecursionError``). Both are located here
-by scanning the text, so a hostile plan is one line like any other mistake.
+nested a few hundred deep (its recursive descent: a ``RecursionError``, sooner when the caller's
+stack is deep). One scan of the text, strings and comments apart, refuses both first, located:
+nesting past ``limits.MAX_NESTING`` (100, as every parser of rulepass) and the long integer.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 import re
 import sys
 import tomllib
+
+from rulepass.engine.limits import MAX_NESTING
 
 _POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 
@@ -30,9 +33,16 @@ class TomlError(ValueError):
 
 def parse_toml(text: str) -> dict:
     """``tomllib.loads(text)``. Raises :class:`TomlError` for a syntax error (at tomllib's
-    position), an integer literal of more digits than Python converts (at its first digit), and
-    arrays or inline tables nested deeper than tomllib can follow (at the first bracket past
-    100 levels)."""
+    position), arrays or inline tables nested more than :data:`MAX_NESTING` deep (at the first
+    bracket past it, strings and comments apart, whatever the caller's stack), and an integer
+    literal of more digits than Python converts (at its first digit)."""
+    deep, long_number = _scan(text)
+    if deep is not None:
+        raise TomlError(f"arrays or inline tables nest more than {MAX_NESTING} deep",
+                        *_position(text, deep))
+    if long_number is not None:
+        raise TomlError(f"an integer literal of more than {sys.get_int_max_str_digits():,} "
+                        "digits", *_position(text, long_number))
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -41,31 +51,85 @@ def parse_toml(text: str) -> dict:
         if found is None:
             raise TomlError(message) from None
         raise TomlError(message[:found.start()], int(found[1]), int(found[2])) from None
-    except RecursionError:
-        line, col = _position(text, _deep_bracket(text, 100))
-        raise TomlError("arrays or inline tables nest too deep (more than 100 levels)",
-                        line, col) from None
-    except ValueError as error:  # Python's int-from-text digit limit, through tomllib
-        limit = sys.get_int_max_str_digits()
-        number = re.search(r"\d[\d_]{%d,}" % limit, text) if limit else None
-        if number is None:
-            raise TomlError(str(error)) from None
-        raise TomlError(f"an integer literal of more than {limit:,} digits",
-                        *_position(text, number.start())) from None
+    except (RecursionError, ValueError) as error:  # what the scan did not foresee
+        raise TomlError(f"cannot be read: {type(error).__name__}: {error}") from None
 
 
-def _deep_bracket(text: str, depth: int) -> int | None:
-    """The offset of the first ``[`` or ``{`` that opens level ``depth + 1`` (brackets inside
-    strings counted too: a best guess for the message, never a judgement)."""
-    level = 0
-    for offset, char in enumerate(text):
-        if char in "[{":
-            level += 1
-            if level > depth:
-                return offset
+def _scan(text: str) -> tuple[int | None, int | None]:
+    """(offset of the first ``[`` or ``{`` past :data:`MAX_NESTING` levels, offset of the first
+    run of more digits than Python converts), both outside strings and comments; None when
+    there is none. One pass over the text: basic and literal strings, their multi-line forms
+    (escapes in basic ones) and ``#`` comments are skipped."""
+    limit = sys.get_int_max_str_digits() or len(text) + 1
+    depth, i, n = 0, 0, len(text)
+    deep = long_number = None
+    run_start = None
+    while i < n:
+        char = text[i]
+        if char.isdigit():
+            if run_start is None:
+                run_start = i
+            i += 1
+            continue
+        if run_start is not None and char != "_":
+            if long_number is None and _long_integer(text, run_start, i, limit):
+                long_number = run_start
+            run_start = None
+        if char == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+        elif char in "\"'":
+            i = _string_end(text, i)
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_NESTING and deep is None:
+                deep = i
+            i += 1
         elif char in "]}":
-            level = max(level - 1, 0)
-    return None
+            depth = max(depth - 1, 0)
+            i += 1
+        else:
+            i += 1
+    if run_start is not None and long_number is None and _long_integer(text, run_start, n, limit):
+        long_number = run_start
+    return deep, long_number
+
+
+def _long_integer(text: str, start: int, end: int, limit: int) -> bool:
+    """Whether the digit run ``text[start:end]`` (underscores allowed) is an integer of more
+    than ``limit`` digits: not a part of a float (next to ``.``, ``e`` or ``E``), which Python
+    converts whatever its length."""
+    if (start and text[start - 1] in ".eE") or (end < len(text) and text[end] in ".eE"):
+        return False
+    return sum(c.isdigit() for c in text[start:end]) > limit
+
+
+def _string_end(text: str, start: int) -> int:
+    """The offset just past the TOML string opening at ``start`` (the end of the text when it
+    is not closed: tomllib then says where)."""
+    quote = text[start]
+    if text.startswith(quote * 3, start):
+        end = text.find(quote * 3, start + 3)
+        while quote == '"' and end > 0 and _escaped(text, end):
+            end = text.find(quote * 3, end + 1)
+        return len(text) if end < 0 else end + 3
+    i = start + 1
+    while i < len(text) and text[i] != "\n":
+        if quote == '"' and text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == quote:
+            return i + 1
+        i += 1
+    return i
+
+
+def _escaped(text: str, offset: int) -> bool:
+    """Whether the character at ``offset`` follows an odd run of backslashes."""
+    count = 0
+    while offset - count - 1 >= 0 and text[offset - count - 1] == "\\":
+        count += 1
+    return count % 2 == 1
 
 
 def _position(text: str, offset: int | None) -> tuple[int | None, int | None]:

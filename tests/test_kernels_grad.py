@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from rulepass.runtime.kernels import KernelError
 from rulepass.runtime.kernels.testing import finite_difference, namespaces, run, weighted_loss
 
 pytestmark = pytest.mark.parametrize("xp", [xp for _, xp in namespaces()], ids=[n for n, _ in namespaces()])
@@ -173,6 +174,35 @@ def test_maximum_grad_gives_ties_to_y(xp):
     tie = np.ones((2, 2))
     t_x, t_y = run(xp, "pd_op.maximum_grad", [tie, tie, tie])
     assert np.all(t_x == 0) and np.all(t_y == 1)
+
+
+def test_index_select_takes_negative_ids_from_the_end_and_refuses_bad_ones(xp):
+    # as Paddle's IndexSelectInner: ids in [-n, n); an empty index, and a 0-d x refused
+    x = rng.standard_normal((3, 2))
+    (out,) = run(xp, "pd_op.index_select", [x, np.array([-1, 0, -3])], {"axis": 0})
+    np.testing.assert_array_equal(out, x[[2, 0, 0]])
+    weight = rng.standard_normal((3, 2))
+    (grad,) = run(xp, "pd_op.index_select_grad", [x, np.array([-1, 0, -3]), weight], {"axis": 0})
+    np.testing.assert_allclose(grad, [weight[1] + weight[2], [0, 0], weight[0]])
+    empty = np.zeros(0, np.int64)
+    (none,) = run(xp, "pd_op.index_select", [x, empty], {"axis": 0})
+    assert none.shape == (0, 2)
+    (zeros,) = run(xp, "pd_op.index_select_grad", [x, empty, np.zeros((0, 2))], {"axis": 0})
+    np.testing.assert_array_equal(zeros, np.zeros((3, 2)))
+    with pytest.raises(KernelError, match=r"ids must lie in \[-3, 3\)"):
+        run(xp, "pd_op.index_select", [x, np.array([3])], {"axis": 0})
+    with pytest.raises(KernelError, match="0-d"):
+        run(xp, "pd_op.index_select", [np.float64(1.0), np.array([0])], {"axis": 0})
+
+
+def test_leaky_relu_and_hardswish_grads_follow_paddles_arithmetic(xp):
+    # leaky_relu_grad is 1 at x = 0 (x >= 0) and 0 at NaN; hardswish_grad is NaN at NaN
+    x = np.array([0.0, np.nan, -1.0])
+    og = np.ones(3)
+    (leaky,) = run(xp, "pd_op.leaky_relu_grad", [x, og], {"negative_slope": 0.1})
+    np.testing.assert_allclose(leaky, [1.0, 0.0, 0.1])
+    (hard,) = run(xp, "pd_op.hardswish_grad", [np.array([3.0, np.nan, -3.0]), og])
+    assert hard[0] == 1.0 and np.isnan(hard[1]) and hard[2] == 0.0
 
 
 @pytest.mark.parametrize("axis", [0, 1, -1])

@@ -177,7 +177,7 @@ MP = GOOD.replace("[2]", "[2, 2]").replace('["pp"]', '["pp", "mp"]')
     (GOOD + "x = " + "9" * 5000 + "\n", "7:5",
      "not valid TOML: an integer literal of more than 4,300 digits"),
     (GOOD + "x = " + "[" * 600 + "]" * 600 + "\n", "7:105",
-     "not valid TOML: arrays or inline tables nest too deep"),
+     "not valid TOML: arrays or inline tables nest more than 100 deep"),
     # breaker item 12: a MemoryError building the mesh
     (GOOD.replace("[2]", "[99999999999]"), "2:1", "a mesh holds at most 65536"),
 ])

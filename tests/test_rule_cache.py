@@ -88,6 +88,15 @@ def test_a_switch_word_turns_the_cache_off_and_makes_no_folder(parses, monkeypat
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tag.rw"]
 
 
+@pytest.mark.parametrize("value", ["on", "1", "TRUE", "yes"])
+def test_a_switch_word_for_on_keeps_the_default_folder(monkeypatch, tmp_path, value):
+    # a review: `on` made a folder named `on` in the working directory
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("RULEPASS_CACHE", value)
+    assert cache.cache_folder() == tmp_path / "xdg" / "rulepass"
+
+
 def test_a_folder_name_that_is_not_a_switch_is_a_folder(monkeypatch, tmp_path):
     monkeypatch.setenv("RULEPASS_CACHE", str(tmp_path / "offline"))
     assert cache.cache_folder() == tmp_path / "offline"

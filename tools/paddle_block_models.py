@@ -21,7 +21,8 @@ from __future__ import annotations
 
 
 def build_block_model(cfg: dict, distributed: bool, seed: int):
-    """(layer, stage meshes) for ``cfg["custom"]`` in ``attention`` or ``split_concat``: one
+    """(layer, stage meshes) for ``cfg["custom"]`` in ``attention``, ``split_concat`` or
+    ``activations``: one
     block per entry of ``cfg["layer_stages"]`` (its stage), then a ``Linear(hidden, out)`` head
     on the last stage; activations resharded to the next block's stage mesh. Without
     ``distributed`` no dist API is touched (the reference run), with the same initial values

@@ -9,9 +9,9 @@ changed rule or a changed parser is parsed afresh. The folder is `$RULEPASS_CACH
 value turns the cache off), else `$XDG_CACHE_HOME/rulepass`, else `~/.cache/rulepass`; made
 private to the user (0700). A pickle runs code when it is loaded: a folder or an entry that is
 not the user's own, or that others can write (a planted entry), is never read nor written —
-the rules are parsed instead. A value that reads as a switch (`off`, `0`, `false`, `no`,
-`none`, any case) turns the cache off too: a folder named `off` in the working directory is never
-what was meant. Any problem with it — unwritable, a damaged or foreign entry — falls
+the rules are parsed instead. A value that reads as a switch is never a folder name: `off`, `0`,
+`false`, `no`, `none` (any case) turn the cache off too, `on`, `1`, `true`, `yes` keep it in its
+default folder (a folder named `off` in the working directory is never what was meant). Any problem with it — unwritable, a damaged or foreign entry — falls
 back to parsing, silently: the cache only saves time. Syntax errors are never cached.
 :func:`cached` is the same store for any other result: the generated Python code of the rules
 (``rewrite/codegen/code_cache.py``) is kept in the same folder under the same rules and caps.
@@ -82,16 +82,21 @@ def parser_digest() -> str:
     return digest.hexdigest()
 
 
-#: ``RULEPASS_CACHE`` values that turn the cache off (compared lowercased), with the empty one.
+#: ``RULEPASS_CACHE`` values that turn the cache off (compared lowercased), with the empty one,
+#: and those that keep it on in its default folder: switch words, never folder names.
 OFF_VALUES = frozenset({"", "off", "0", "false", "no", "none"})
+ON_VALUES = frozenset({"on", "1", "true", "yes"})
 
 
 def cache_folder() -> Path | None:
     """Where entries go, or None when caching is off (``RULEPASS_CACHE`` empty or one of
-    :data:`OFF_VALUES`)."""
+    :data:`OFF_VALUES`; one of :data:`ON_VALUES` means the default folder)."""
     chosen = os.environ.get("RULEPASS_CACHE")
-    if chosen is not None:
-        return None if chosen.strip().lower() in OFF_VALUES else Path(chosen)
+    switch = chosen.strip().lower() if chosen is not None else None
+    if switch in OFF_VALUES:
+        return None
+    if chosen is not None and switch not in ON_VALUES:
+        return Path(chosen)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "rulepass"
 

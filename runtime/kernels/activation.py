@@ -43,17 +43,22 @@ def relu_grad(xp: Any, inputs: list, attrs: dict) -> list:
 
 @kernel("pd_op.leaky_relu", "pd_op.leaky_relu_")
 def leaky_relu(xp: Any, inputs: list, attrs: dict) -> list:
-    """``leaky_relu(x, negative_slope=0.02) -> out = x where x > 0, else negative_slope * x``."""
+    """``leaky_relu(x, negative_slope=0.02) -> out = max(x, slope * x)`` (``min`` for a slope
+    above 1), as Paddle's ``LeakyReluFunctor``."""
     x = inputs[0]
-    return [xp.where(x > 0, x, x * attrs.get("negative_slope", 0.02))]
+    slope = attrs.get("negative_slope", 0.02)
+    return [xp.maximum(x, x * slope) if slope < 1 else xp.minimum(x, x * slope)]
 
 
 @kernel("pd_op.leaky_relu_grad", "pd_op.leaky_relu_grad_")
 def leaky_relu_grad(xp: Any, inputs: list, attrs: dict) -> list:
-    """``leaky_relu_grad(x, out_grad, negative_slope) -> x_grad = og where x > 0, else
-    negative_slope * og``."""
+    """``leaky_relu_grad(x, out_grad, negative_slope) -> x_grad = og * (slope where x < 0, 1
+    where x >= 0)``, as Paddle's ``LeakyReluGradFunctor`` (1 at x = 0; 0 at a NaN x)."""
     x, out_grad = inputs
-    return [xp.where(x > 0, out_grad, out_grad * attrs.get("negative_slope", 0.02))]
+    slope = attrs.get("negative_slope", 0.02)
+    below = xp.astype(x < 0, out_grad.dtype)
+    above = xp.astype(x >= 0, out_grad.dtype)
+    return [out_grad * (below * slope + above)]
 
 
 _HARDSWISH_OFFSET, _HARDSWISH_THRESHOLD, _HARDSWISH_SCALE = 3.0, 6.0, 6.0
@@ -70,13 +75,14 @@ def hardswish(xp: Any, inputs: list, attrs: dict) -> list:
 @kernel("pd_op.hardswish_grad", "pd_op.hardswish_grad_")
 def hardswish_grad(xp: Any, inputs: list, attrs: dict) -> list:
     """``hardswish_grad(x, out_grad) -> x_grad``: ``og * (2x + 3) / 6`` where ``-3 < x < 3``,
-    ``og`` where ``x >= 3``, 0 where ``x <= -3``."""
+    ``og`` where ``x >= 3``, 0 where ``x <= -3``; Paddle's ``HardSwishGradFunctor`` arithmetic,
+    so a NaN x gives NaN."""
     x, out_grad = inputs
     shifted = x + _HARDSWISH_OFFSET
-    zero = xp.zeros_like(out_grad)
-    inside = out_grad * (2.0 * x + _HARDSWISH_OFFSET) / _HARDSWISH_SCALE
-    return [xp.where(shifted < _HARDSWISH_THRESHOLD, xp.where(shifted > 0, inside, zero),
-                     out_grad)]
+    below = xp.astype(shifted < _HARDSWISH_THRESHOLD, out_grad.dtype)
+    positive = xp.astype(shifted > 0, out_grad.dtype)
+    slope = positive * (2.0 * x + _HARDSWISH_OFFSET) / _HARDSWISH_SCALE * below + (1.0 - below)
+    return [out_grad * slope]
 
 
 def _gelu_tanh_inner(xp: Any, x: Any) -> Any:

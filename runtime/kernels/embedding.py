@@ -152,17 +152,40 @@ def _axis_back(xp: Any, x: Any, axis: int) -> Any:
     return xp.permute_dims(x, tuple(order))
 
 
+def _select_ids(xp: Any, index: Any, size: int, op_name: str) -> Any:
+    """``index`` as flat int64 ids in ``[0, size)``: a negative id counts from the end, as
+    Paddle's ``IndexSelectInner`` takes ids in ``[-size, size)``. Raises KernelError for
+    non-integer ids or ids outside that range."""
+    if not xp.isdtype(index.dtype, "integral"):
+        raise KernelError(op_name, f"ids must be an integer tensor, got dtype {index.dtype}")
+    ids = xp.reshape(xp.astype(index, xp.int64), (-1,))
+    if ids.shape[0] and (int(xp.min(ids)) < -size or int(xp.max(ids)) >= size):
+        raise KernelError(op_name, f"ids must lie in [{-size}, {size}), got values in "
+                                   f"[{int(xp.min(ids))}, {int(xp.max(ids))}]")
+    return xp.where(ids < 0, ids + size, ids)
+
+
+def _select_axis(x: Any, attrs: dict, op_name: str) -> int:
+    """The axis ``attrs`` names, normalized against x. Raises KernelError for a 0-d x (Paddle
+    refuses it too) or an axis out of range."""
+    if x.ndim == 0:
+        raise KernelError(op_name, "x must have at least one dimension, got a 0-d tensor")
+    return normalize_axis(attrs.get("axis", 0), x.ndim, op_name)
+
+
 @kernel("pd_op.index_select")
 def index_select(xp: Any, inputs: list, attrs: dict) -> list:
-    """``index_select(x, index, axis=0) -> out``: the entries of ``x`` at ``index`` (a 1-D integer
-    tensor) along ``axis``; shape of x with that axis's size ``len(index)``.
+    """``index_select(x, index, axis=0) -> out``: the entries of ``x`` at ``index`` (an integer
+    tensor; negative ids count from the end) along ``axis``; shape of x with that axis's size
+    the number of ids.
 
     Raises:
-        KernelError: non-integer ids, ids outside the axis, or ``axis`` out of range.
+        KernelError: non-integer ids, ids outside ``[-size, size)``, a 0-d x, or ``axis`` out
+        of range.
     """
     x, index = inputs
-    axis = normalize_axis(attrs.get("axis", 0), x.ndim, "pd_op.index_select")
-    ids = _flat_ids(xp, index, int(x.shape[axis]), "pd_op.index_select")
+    axis = _select_axis(x, attrs, "pd_op.index_select")
+    ids = _select_ids(xp, index, int(x.shape[axis]), "pd_op.index_select")
     return [xp.take(x, ids, axis=axis)]
 
 
@@ -175,11 +198,14 @@ def index_select_grad(xp: Any, inputs: list, attrs: dict) -> list:
         KernelError: as :func:`index_select`.
     """
     x, index, out_grad = inputs
-    axis = normalize_axis(attrs.get("axis", 0), x.ndim, "pd_op.index_select_grad")
+    axis = _select_axis(x, attrs, "pd_op.index_select_grad")
     size = int(x.shape[axis])
-    ids = _flat_ids(xp, index, size, "pd_op.index_select_grad")
+    ids = _select_ids(xp, index, size, "pd_op.index_select_grad")
     moved = _axis_first(xp, out_grad, axis)
     rest = tuple(int(n) for n in moved.shape[1:])
-    rows = xp.reshape(moved, (int(ids.shape[0]), -1))
+    width = 1
+    for n in rest:
+        width *= n
+    rows = xp.reshape(moved, (int(ids.shape[0]), width))
     summed = xp.reshape(_scatter_rows(xp, ids, rows, size), (size, *rest))
     return [xp.astype(_axis_back(xp, summed, axis), x.dtype)]
