@@ -26,11 +26,40 @@ def check_serial(program: Program, file: str = "serial.pir") -> None:
                             "parallelize takes a serial program", file)
 
 
+def check_placed(program: Program, file: str = "plan.toml") -> None:
+    """Every op reads its operands on the meshes its dist attribute names: a value made on
+    another stage and read without a reshard (a layer every stage reads, left out of
+    ``global_spec``) raises PlanError naming the op, its layer and both meshes. Paddle 3.3.1
+    refuses the same program as it builds it (``PreconditionNotMet: operand_dist_attrs element's
+    mesh ... not belong to input mesh``); left alone it failed later, in the chain."""
+    for op in program.walk():
+        dist = op.dist_attr
+        if dist is None:
+            continue
+        for value, entry in zip(op.operands, dist.operands):
+            if value is None or not isinstance(value.type, DistTensorType):
+                continue
+            wanted = getattr(entry, "mesh", None)
+            have = value.type.dist.mesh
+            if wanted is not None and have is not None and have != wanted:
+                layer = op.attributes.get("struct_name", "")
+                maker = value.owner.attributes.get("struct_name", "") if value.owner else ""
+                raise PlanError(
+                    f"{op.name}{f' of {layer}' if layer else ''} runs on process mesh "
+                    f"{list(wanted.process_ids)} but reads a value made on "
+                    f"{list(have.process_ids)}{f' by {maker}' if maker else ''} with no "
+                    "reshard: a layer whose output other stages read must be in global_spec "
+                    "(Paddle 3.3.1 refuses this program: operand mesh not in the op's mesh)",
+                    file)
+
+
 def parallelize(program: Program, plan: Plan | str, rules=None, file: str = "plan.toml"):
     """Make ``program`` (a serial program, changed in place) the forward dist program of
     ``plan`` (a :class:`Plan` or its TOML text); ``rules`` is a loaded rule set holding
     ``rules/parallelize.rw`` (default: the installed rules). Raises PlanError for a plan that
-    does not fit the program, RewriteError when a pass fails; on error the program is as it was.
+    does not fit the program (one that leaves an op reading another stage's value without a
+    reshard: :func:`check_placed`), RewriteError when a pass fails; on error the program is as
+    it was.
     Returns the program."""
     from rulepass.engine.api import load_rules
 
@@ -44,6 +73,7 @@ def parallelize(program: Program, plan: Plan | str, rules=None, file: str = "pla
             insert_hook_reshards(program, RESOLVED[program])
             resolve_constants(program, RESOLVED[program])
             rules.run_pass(program, "parallelize")
+            check_placed(program, file)
         finally:
             RESOLVED.pop(program, None)
     return program

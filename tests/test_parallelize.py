@@ -228,3 +228,22 @@ def test_plan_reads_the_spec_example():
                      'label0 = { stage = "last" }\n')
     assert plan.split_spec == ("GMyLinear",) and plan.global_spec == ("GlobalParam",)
     assert plan.inputs == {"input0": "first", "label0": "last"} and plan.degree("pp") == 2
+
+
+def test_a_layer_other_stages_read_left_out_of_global_spec_is_a_plan_error(tmp_path, capsys):
+    # an outside trial: without global_spec the second stage's ops read the global layers'
+    # values from stage 0 with no reshard; parallelize printed that program and the run failed
+    # deep in the chain. Paddle refuses it as it builds it (PreconditionNotMet).
+    source = CORPUS.parent / "global_mesh" / "parallelize" / "gm_chain_pp2_1f1b"
+    plan = tmp_path / "plan.toml"
+    plan.write_text("[mesh]\nshape = [2]\ndim_names = [\"pp\"]\n\n[pp]\nsplit_spec = \"GMyLinear\"\n")
+    assert main(["parallelize", str(source / "serial.pir"), "--plan", str(plan)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1, err
+    assert err.startswith(f"{plan}: plan error: ") and "must be in global_spec" in err
+    assert "runs on process mesh [1] but reads a value made on [0]" in err
+    # with the global layers named, the program parallelizes (tests/test_global_mesh*.py
+    # compare it with Paddle's)
+    assert main(["parallelize", str(source / "serial.pir"), "--plan",
+                 str(source / "plan.toml")]) == 0
+    assert "dist_op.reshard" in capsys.readouterr().out

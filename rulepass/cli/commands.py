@@ -370,7 +370,7 @@ def _run_parallelize(args) -> int:
     program = load_program(args.serial)
     check_serial(program, args.serial)
     rules = load_rules(args.rules, installed=True)
-    text = print_program(parallelize(program, plan, rules))
+    text = print_program(parallelize(program, plan, rules, file=str(args.plan)))
     if args.out:
         write_text(args.out, text)
     else:
