@@ -101,6 +101,15 @@ _LLAMA_KEYS = {"embed_tokens": "Embedding",
                "layers.*.mlp.up_proj": "LlamaDecoderLayer*/LlamaMLP/Linear_1",
                "layers.*.mlp.down_proj": "LlamaDecoderLayer*/LlamaMLP/Linear_2",
                "lm_head.weight": "Linear.weight"}
+# the seed's sequence-parallel plan shape over it: sequence parallel between the embedding and
+# the head, attention and MLP on whole sequences
+_LLAMA_SP = {**{k: v for k, v in _LLAMA_MP.items() if k != "embed_tokens"},
+             "embed_tokens": ["ColWiseParallel", "SequenceParallelBegin"],
+             "layers.*.self_attn": {"kind": "SequenceParallelDisable"},
+             "layers.*.mlp": {"kind": "SequenceParallelDisable", "need_transpose": False},
+             "lm_head": "SequenceParallelEnd"}
+_LLAMA_SP_KEYS = {**_LLAMA_KEYS, "layers.*.self_attn": "LlamaDecoderLayer*/LlamaAttention",
+                  "layers.*.mlp": "LlamaDecoderLayer*/LlamaMLP", "lm_head": "Linear"}
 PARALLELIZE_CONFIGS.update({
     "llama_pp2": _par("llama", [2], ["pp"], {"pp_config": {"split_spec": "layers"}},
                       micro_batches=2, global_batch=4, **_LLAMA),
@@ -140,29 +149,17 @@ PARALLELIZE_CONFIGS.update({
                                    micro_batches=2, global_batch=4, global_kind="param",
                                    **_LLAMA),
     # the seed's plan shape: sequence parallel between the embedding and the head
-    "llama_mp2_sp": _par("llama", [1, 2], ["dp", "mp"], {"mp_config": {"parallelize_plan": {
-        **{k: v for k, v in _LLAMA_MP.items() if k != "embed_tokens"},
-        "embed_tokens": ["ColWiseParallel", "SequenceParallelBegin"],
-        "layers.*.self_attn": {"kind": "SequenceParallelDisable"},
-        "layers.*.mlp": {"kind": "SequenceParallelDisable", "need_transpose": False},
-        "lm_head": "SequenceParallelEnd"}}},
-        plan_keys={**_LLAMA_KEYS, "layers.*.self_attn": "LlamaDecoderLayer*/LlamaAttention",
-                   "layers.*.mlp": "LlamaDecoderLayer*/LlamaMLP", "lm_head": "Linear"},
-        global_batch=2, **_LLAMA),
+    "llama_mp2_sp": _par("llama", [1, 2], ["dp", "mp"],
+                         {"mp_config": {"parallelize_plan": _LLAMA_SP}},
+                         plan_keys=_LLAMA_SP_KEYS, global_batch=2, **_LLAMA),
     # the same plan under a virtual pipeline: the Shard -> Replicate reshards sequence
     # parallel puts at each layer's start move with the layer (an outside trial)
-    "llama_pp2_mp2_sp_vpp2": _par("llama", [1, 2, 2], ["dp", "pp", "mp"], {
-        "pp_config": {"split_spec": "layers"},
-        "mp_config": {"parallelize_plan": {
-            **{k: v for k, v in _LLAMA_MP.items() if k != "embed_tokens"},
-            "embed_tokens": ["ColWiseParallel", "SequenceParallelBegin"],
-            "layers.*.self_attn": {"kind": "SequenceParallelDisable"},
-            "layers.*.mlp": {"kind": "SequenceParallelDisable", "need_transpose": False},
-            "lm_head": "SequenceParallelEnd"}}},
-        plan_keys={**_LLAMA_KEYS, "layers.*.self_attn": "LlamaDecoderLayer*/LlamaAttention",
-                   "layers.*.mlp": "LlamaDecoderLayer*/LlamaMLP", "lm_head": "Linear"},
-        layers=4, micro_batches=2, global_batch=4, schedule="VPP",
-        seg_method="LlamaDecoderLayer", **_LLAMA),
+    "llama_pp2_mp2_sp_vpp2": _par("llama", [1, 2, 2], ["dp", "pp", "mp"],
+                                  {"pp_config": {"split_spec": "layers"},
+                                   "mp_config": {"parallelize_plan": _LLAMA_SP}},
+                                  plan_keys=_LLAMA_SP_KEYS, layers=4, micro_batches=2,
+                                  global_batch=4, schedule="VPP",
+                                  seg_method="LlamaDecoderLayer", **_LLAMA),
 })
 
 # batch 3 (issue 14, second pass): what the first batch did not exercise. Captured with
@@ -278,17 +275,11 @@ PARALLELIZE_CONFIGS.update({
                           {"pp_config": {"split_spec": "layers"},
                            "mp_config": {"parallelize_plan": _LLAMA_MP}},
                           plan_keys=_LLAMA_KEYS, micro_batches=2, global_batch=4, **_LLAMA),
-    "llama_pp2_mp2_sp": _par("llama", [1, 2, 2], ["dp", "pp", "mp"], {
-        "pp_config": {"split_spec": "layers"},
-        "mp_config": {"parallelize_plan": {
-            **{k: v for k, v in _LLAMA_MP.items() if k != "embed_tokens"},
-            "embed_tokens": ["ColWiseParallel", "SequenceParallelBegin"],
-            "layers.*.self_attn": {"kind": "SequenceParallelDisable"},
-            "layers.*.mlp": {"kind": "SequenceParallelDisable", "need_transpose": False},
-            "lm_head": "SequenceParallelEnd"}}},
-        plan_keys={**_LLAMA_KEYS, "layers.*.self_attn": "LlamaDecoderLayer*/LlamaAttention",
-                   "layers.*.mlp": "LlamaDecoderLayer*/LlamaMLP", "lm_head": "Linear"},
-        micro_batches=2, global_batch=4, **_LLAMA),
+    "llama_pp2_mp2_sp": _par("llama", [1, 2, 2], ["dp", "pp", "mp"],
+                             {"pp_config": {"split_spec": "layers"},
+                              "mp_config": {"parallelize_plan": _LLAMA_SP}},
+                             plan_keys=_LLAMA_SP_KEYS, micro_batches=2, global_batch=4,
+                             **_LLAMA),
     "llama_mp2_sp_norm": _par("llama", [1, 2], ["dp", "mp"], {"mp_config": {"parallelize_plan": {
         **_LLAMA_MP, "norm": "SequenceParallelEnable"}}},
         plan_keys={**_LLAMA_KEYS, "norm": "LlamaRMSNorm"}, global_batch=2, **_LLAMA),
