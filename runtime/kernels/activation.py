@@ -188,10 +188,15 @@ def softmax_of(xp: Any, x: Any, axis: int) -> Any:
     return _softmax(xp, x, axis, compute_dtype(xp, x))
 
 
-def _softmax(xp: Any, x: Any, axis: int, wide: Any) -> Any:
+def _shifted(xp: Any, x: Any, axis: int, wide: Any) -> Any:
+    """x in dtype ``wide`` minus its maximum along ``axis`` (what keeps exp from overflowing in
+    softmax and log_softmax)."""
     wide_x = xp.astype(x, wide, copy=False)
-    shifted = wide_x - xp.max(wide_x, axis=axis, keepdims=True)
-    e = xp.exp(shifted)
+    return wide_x - xp.max(wide_x, axis=axis, keepdims=True)
+
+
+def _softmax(xp: Any, x: Any, axis: int, wide: Any) -> Any:
+    e = xp.exp(_shifted(xp, x, axis, wide))
     return xp.astype(e / xp.sum(e, axis=axis, keepdims=True), x.dtype, copy=False)
 
 
@@ -257,8 +262,7 @@ def log_softmax(xp: Any, inputs: list, attrs: dict) -> list:
     if x.ndim == 0:
         return [xp.zeros_like(x)]
     axis = normalize_axis(attrs.get("axis", -1), x.ndim, "pd_op.log_softmax")
-    wide_x = xp.astype(x, compute_dtype(xp, x), copy=False)
-    shifted = wide_x - xp.max(wide_x, axis=axis, keepdims=True)
+    shifted = _shifted(xp, x, axis, compute_dtype(xp, x))
     out = shifted - xp.log(xp.sum(xp.exp(shifted), axis=axis, keepdims=True))
     return [xp.astype(out, x.dtype, copy=False)]
 
