@@ -28,13 +28,17 @@ pass tag_all {
 """
 
 
+def _program(n: int, op_text) -> str:
+    """`pd_op.data` as op 0, then ops 1 .. n - 1 as ``op_text(i)`` writes them."""
+    lines = ['    (%0) = "pd_op.data" () {name:"x"} : () -> tensor<4xf32>']
+    lines += ["    " + op_text(i) for i in range(1, n)]
+    return "{\n" + "\n".join(lines) + "\n}\n"
+
+
 def chain_text(n: int) -> str:
     """`pd_op.data` then n - 1 relus, each reading the previous op."""
-    lines = ['    (%0) = "pd_op.data" () {name:"x"} : () -> tensor<4xf32>']
-    for i in range(1, n):
-        lines.append(f'    (%{i}) = "pd_op.relu" (%{i - 1}) {{}} : (tensor<4xf32>) -> '
-                     'tensor<4xf32>')
-    return "{\n" + "\n".join(lines) + "\n}\n"
+    return _program(n, lambda i: f'(%{i}) = "pd_op.relu" (%{i - 1}) {{}} : (tensor<4xf32>) -> '
+                                 'tensor<4xf32>')
 
 
 FAN_RULE = """
@@ -46,11 +50,8 @@ pass tag_all {
 
 def fan_text(n: int) -> str:
     """`pd_op.data` then n - 1 unit `pd_op.scale` ops, all reading it."""
-    lines = ['    (%0) = "pd_op.data" () {name:"x"} : () -> tensor<4xf32>']
-    for i in range(1, n):
-        lines.append(f'    (%{i}) = "pd_op.scale" (%0) {{bias:0,scale:1}} : (tensor<4xf32>) -> '
-                     'tensor<4xf32>')
-    return "{\n" + "\n".join(lines) + "\n}\n"
+    return _program(n, lambda i: f'(%{i}) = "pd_op.scale" (%0) {{bias:0,scale:1}} : '
+                                 '(tensor<4xf32>) -> tensor<4xf32>')
 
 
 #: shape -> (program text, rules, the trace's positions for n ops): a chain's relus are tagged
