@@ -15,7 +15,7 @@ import re
 import sys
 import tomllib
 
-from rulepass.engine.limits import MAX_NESTING
+from rulepass.engine.limits import MAX_NESTING, first_too_deep
 
 _POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 
@@ -55,81 +55,40 @@ def parse_toml(text: str) -> dict:
         raise TomlError(f"cannot be read: {type(error).__name__}: {error}") from None
 
 
+#: What a scan of TOML text skips: multi-line basic and literal strings, basic strings (with
+#: escapes) and literal strings, comments. Every alternative starts with a different character
+#: or is anchored by its closing quotes, so the scan stays linear.
+_SKIPPED = (r'"""(?:[^"\\]|\\[\s\S]|"(?!""))*"""|\'\'\'[\s\S]*?\'\'\''
+            r'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*')
+#: Brackets outside strings and comments, for :func:`limits.first_too_deep`.
+_BRACKETS = re.compile(_SKIPPED + r"|[\[\]{}]")
+#: Digit runs (underscores allowed) outside strings and comments.
+_DIGITS = re.compile(_SKIPPED + r"|[0-9][0-9_]*")
+
+
 def _scan(text: str) -> tuple[int | None, int | None]:
     """(offset of the first ``[`` or ``{`` past :data:`MAX_NESTING` levels, offset of the first
-    run of more digits than Python converts), both outside strings and comments; None when
-    there is none. One pass over the text: basic and literal strings, their multi-line forms
-    (escapes in basic ones) and ``#`` comments are skipped."""
-    limit = sys.get_int_max_str_digits() or len(text) + 1
-    depth, i, n = 0, 0, len(text)
-    deep = long_number = None
-    run_start = None
-    while i < n:
-        char = text[i]
-        if char.isdigit():
-            if run_start is None:
-                run_start = i
-            i += 1
-            continue
-        if run_start is not None and char != "_":
-            if long_number is None and _long_integer(text, run_start, i, limit):
-                long_number = run_start
-            run_start = None
-        if char == "#":
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-        elif char in "\"'":
-            i = _string_end(text, i)
-        elif char in "[{":
-            depth += 1
-            if depth > MAX_NESTING and deep is None:
-                deep = i
-            i += 1
-        elif char in "]}":
-            depth = max(depth - 1, 0)
-            i += 1
-        else:
-            i += 1
-    if run_start is not None and long_number is None and _long_integer(text, run_start, n, limit):
-        long_number = run_start
-    return deep, long_number
+    integer of more digits than Python converts), both outside strings and comments; None when
+    there is none. The nesting is :func:`limits.first_too_deep`'s, as every parser of rulepass
+    counts it."""
+    deep = first_too_deep(text, MAX_NESTING, _BRACKETS)
+    limit = sys.get_int_max_str_digits()
+    if not limit:
+        return deep, None
+    for match in _DIGITS.finditer(text):
+        start, end = match.span()
+        if text[start].isdigit() and _long_integer(text, start, end, limit):
+            return deep, start
+    return deep, None
 
 
 def _long_integer(text: str, start: int, end: int, limit: int) -> bool:
-    """Whether the digit run ``text[start:end]`` (underscores allowed) is an integer of more
-    than ``limit`` digits: not a part of a float (next to ``.``, ``e`` or ``E``), which Python
-    converts whatever its length."""
+    """Whether the digit run ``text[start:end]`` is an integer of more than ``limit`` digits:
+    not a part of a float (next to ``.``, ``e`` or ``E``), which Python converts whatever its
+    length."""
     if (start and text[start - 1] in ".eE") or (end < len(text) and text[end] in ".eE"):
         return False
     return sum(c.isdigit() for c in text[start:end]) > limit
-
-
-def _string_end(text: str, start: int) -> int:
-    """The offset just past the TOML string opening at ``start`` (the end of the text when it
-    is not closed: tomllib then says where)."""
-    quote = text[start]
-    if text.startswith(quote * 3, start):
-        end = text.find(quote * 3, start + 3)
-        while quote == '"' and end > 0 and _escaped(text, end):
-            end = text.find(quote * 3, end + 1)
-        return len(text) if end < 0 else end + 3
-    i = start + 1
-    while i < len(text) and text[i] != "\n":
-        if quote == '"' and text[i] == "\\":
-            i += 2
-            continue
-        if text[i] == quote:
-            return i + 1
-        i += 1
-    return i
-
-
-def _escaped(text: str, offset: int) -> bool:
-    """Whether the character at ``offset`` follows an odd run of backslashes."""
-    count = 0
-    while offset - count - 1 >= 0 and text[offset - count - 1] == "\\":
-        count += 1
-    return count % 2 == 1
 
 
 def _position(text: str, offset: int | None) -> tuple[int | None, int | None]:
