@@ -27,17 +27,21 @@ from .registry import KernelError, kernel
 _NO_PADDING = -1
 
 
-def _flat_ids(xp: Any, x: Any, vocab: int, op_name: str) -> Any:
+def _flat_ids(xp: Any, x: Any, vocab: int, op_name: str, from_end: bool = False) -> Any:
+    """``x`` as flat int64 ids in ``[0, vocab)``; with ``from_end``, ids in ``[-vocab, vocab)``
+    where a negative id counts from the end (Paddle's ``IndexSelectInner``). Raises KernelError
+    for non-integer ids or ids outside the range."""
     if not xp.isdtype(x.dtype, "integral"):
         raise KernelError(op_name, f"ids must be an integer tensor, got dtype {x.dtype}")
     size = 1
     for n in x.shape:
         size *= int(n)
     ids = xp.reshape(xp.astype(x, xp.int64), (size,))
-    if size and (int(xp.min(ids)) < 0 or int(xp.max(ids)) >= vocab):
-        raise KernelError(op_name, f"ids must lie in [0, {vocab}), got values in "
+    low = -vocab if from_end else 0
+    if size and (int(xp.min(ids)) < low or int(xp.max(ids)) >= vocab):
+        raise KernelError(op_name, f"ids must lie in [{low}, {vocab}), got values in "
                                    f"[{int(xp.min(ids))}, {int(xp.max(ids))}]")
-    return ids
+    return xp.where(ids < 0, ids + vocab, ids) if from_end else ids
 
 
 @kernel("pd_op.embedding")
@@ -152,19 +156,6 @@ def _axis_back(xp: Any, x: Any, axis: int) -> Any:
     return xp.permute_dims(x, tuple(order))
 
 
-def _select_ids(xp: Any, index: Any, size: int, op_name: str) -> Any:
-    """``index`` as flat int64 ids in ``[0, size)``: a negative id counts from the end, as
-    Paddle's ``IndexSelectInner`` takes ids in ``[-size, size)``. Raises KernelError for
-    non-integer ids or ids outside that range."""
-    if not xp.isdtype(index.dtype, "integral"):
-        raise KernelError(op_name, f"ids must be an integer tensor, got dtype {index.dtype}")
-    ids = xp.reshape(xp.astype(index, xp.int64), (-1,))
-    if ids.shape[0] and (int(xp.min(ids)) < -size or int(xp.max(ids)) >= size):
-        raise KernelError(op_name, f"ids must lie in [{-size}, {size}), got values in "
-                                   f"[{int(xp.min(ids))}, {int(xp.max(ids))}]")
-    return xp.where(ids < 0, ids + size, ids)
-
-
 def _select_axis(x: Any, attrs: dict, op_name: str) -> int:
     """The axis ``attrs`` names, normalized against x. Raises KernelError for a 0-d x (Paddle
     refuses it too) or an axis out of range."""
@@ -185,7 +176,7 @@ def index_select(xp: Any, inputs: list, attrs: dict) -> list:
     """
     x, index = inputs
     axis = _select_axis(x, attrs, "pd_op.index_select")
-    ids = _select_ids(xp, index, int(x.shape[axis]), "pd_op.index_select")
+    ids = _flat_ids(xp, index, int(x.shape[axis]), "pd_op.index_select", from_end=True)
     return [xp.take(x, ids, axis=axis)]
 
 
@@ -200,7 +191,7 @@ def index_select_grad(xp: Any, inputs: list, attrs: dict) -> list:
     x, index, out_grad = inputs
     axis = _select_axis(x, attrs, "pd_op.index_select_grad")
     size = int(x.shape[axis])
-    ids = _select_ids(xp, index, size, "pd_op.index_select_grad")
+    ids = _flat_ids(xp, index, size, "pd_op.index_select_grad", from_end=True)
     moved = _axis_first(xp, out_grad, axis)
     rest = tuple(int(n) for n in moved.shape[1:])
     width = 1
