@@ -9,6 +9,7 @@ A flat list of named steps (:data:`CHAIN`), in Paddle 3.3.1's order
     append_backward        grad definitions                rules/grad.rw, engine/paddle/backward.py
     grad_chunk                                             rules/grad_chunk.rw
     optimizer              sgd_ / adamw_, gradient merge   engine/paddle/optimizer.py
+                           (the rank's parameters only, unless origins are tracked)
     partition              complete dist attributes        rules/partition.rw
     insert_reshards        a reshard before each reader needing another placement
                                                            engine/paddle/partition.py
@@ -33,7 +34,7 @@ a record of every step. A user's pass can run right after any step (``extra``: `
 
 With ``track``, the chain also records what the localizer of ``rulepass run --localize`` needs:
 each op's *origin* (a key computed after ``optimizer``, the last step that does not depend on
-the rank, from the op's position in the forward program, :func:`origin_keys`: equal keys name
+the rank when origins are tracked (it then builds every rank's updates), from the op's position in the forward program, :func:`origin_keys`: equal keys name
 the same op on every rank and in the single-device program of :func:`single_device_program`), each result's dist type just before ``dist_to_dense``
 (its placements: which piece of the global tensor the rank holds), and each op's provenance (the
 pass and rule that last matched or created it).
@@ -52,7 +53,7 @@ from rulepass.engine.api import RuleSet
 from rulepass.engine.errors import RuleCompileError
 from rulepass.engine.paddle.backward import append_backward
 from rulepass.engine.ir.core import Program
-from rulepass.engine.paddle.optimizer import append_optimizer
+from rulepass.engine.paddle.optimizer import append_optimizer, update_reshards
 from rulepass.engine.paddle.partition import create_process_groups, insert_reshards
 from rulepass.engine.paddle.grad import load_grad_definitions
 from rulepass.engine.pir.verify import verify
@@ -120,6 +121,12 @@ class ChainState:
     trace_positions: bool = False
     #: whether rule passes record their applications (the steps' ``trace``)
     trace: bool = True
+    #: whether the optimizer builds only the rank's updates (not when origins are tracked: an
+    #: optimizer op's origin key is its ordinal among every rank's)
+    local_updates: bool = False
+    #: the reshards before every rank's updates (``optimizer.update_reshards``), for numbering
+    #: their process groups alike on every rank
+    update_reshards: list | None = None
 
 
 @attrs.frozen
@@ -150,8 +157,11 @@ def _backward(state: ChainState):
 
 
 def _optimizer(state: ChainState):
-    made = append_optimizer(state.program, state.backward.grads, optimizer=state.optimizer,
-                            micro_batches=state.micro_batches)
+    grads = state.backward.grads
+    state.update_reshards = update_reshards(state.program, grads)
+    made = append_optimizer(state.program, grads, optimizer=state.optimizer,
+                            micro_batches=state.micro_batches,
+                            rank=state.rank if state.local_updates else None)
     return {"ops": len(made)}
 
 
@@ -161,7 +171,7 @@ def _insert_reshards(state: ChainState):
 
 
 def _process_groups(state: ChainState):
-    added = create_process_groups(state.program)
+    added = create_process_groups(state.program, state.update_reshards)
     return {"groups": added} if added else {}
 
 
@@ -281,7 +291,8 @@ def compile_rank(forward: Program, rules: RuleSet, rank: int, *, pp: int = 1, vp
         state = ChainState(forward.clone(), rules, rank, pp, vpp, seg_method, micro_batches,
                            optimizer, grads if grads is not None else load_grad_definitions(),
                            schedule=schedule, provenance={} if track else None,
-                           trace_positions=trace_positions, trace=trace)
+                           trace_positions=trace_positions, trace=trace,
+                           local_updates=not track)
         _run_steps(state, records, chain_with(rules, extra, skip), tracked if track else None,
                    after_step, types)
     verify(state.program, dense=True)

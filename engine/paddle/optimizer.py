@@ -30,6 +30,7 @@ import functools
 
 from rulepass.engine.ir.attributes import Place, Symbol
 from rulepass.engine.paddle.backward import dist_attr_of_type
+from rulepass.engine.paddle.partition import needs_reshard
 from rulepass.engine.ir.core import Operation, Program, Value, make_kwarg
 from rulepass.engine.ir.types import (
     NULL_DIST,
@@ -108,11 +109,16 @@ def _create(program: Program, name, operands, attributes, result_types, mesh,
 
 def append_optimizer(program: Program, grads: dict, optimizer: str = "sgd",
                      micro_batches: int = 1, lr_name: str = "learning_rate_0",
-                     hyper: dict | None = None) -> list[Operation]:
+                     hyper: dict | None = None, rank: int | None = None) -> list[Operation]:
     """Append the update of every trainable parameter that has a grad in ``grads`` (forward
     value → grad value, as :class:`~rulepass.engine.paddle.backward.BackwardResult` gives them).
 
     ``optimizer`` is ``"sgd"`` or ``"adamw"`` (``hyper``: beta1, beta2, epsilon, coeff).
+    With ``rank``, only the parameters that rank updates get their ops (:func:`updated_on`):
+    the others' would all sit on meshes without it, for ``prune_other_ranks`` to erase (the
+    learning-rate data ops are made for every mesh still, so that the rank's program keeps
+    Paddle's). Paddle builds every rank's updates and prunes them; building only the rank's
+    gives the same program after pruning, with half the ops made (and erased) at pp2.
     Raises ``ValueError`` for another optimizer or ``micro_batches < 1``. Returns the ops made.
     """
     if optimizer not in ("sgd", "adamw"):
@@ -122,6 +128,7 @@ def append_optimizer(program: Program, grads: dict, optimizer: str = "sgd",
     hyper = {"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "coeff": 0.01, **(hyper or {})}
     params = [p for p in trainable_parameters(program) if p.result in grads]
     made: list[Operation] = []
+    updated = params if rank is None else [p for p in params if updated_on(p, grads, rank)]
 
     # Learning rate: one data op per parameter mesh, at the top.
     lr_by_mesh: dict = {}
@@ -143,7 +150,7 @@ def append_optimizer(program: Program, grads: dict, optimizer: str = "sgd",
 
     merged: dict[Value, Value] = {}
     if micro_batches > 1:
-        for p in params:
+        for p in updated:
             grad = grads[p.result]
             # The buffer has the grad's placement (Paddle's ``grad_type``): a data-parallel grad
             # stays partial while it accumulates, and the reshard that sums it is made before
@@ -165,7 +172,7 @@ def append_optimizer(program: Program, grads: dict, optimizer: str = "sgd",
             merged[p.result] = buffer
             made.append(add)
 
-    for p in params:
+    for p in updated:
         mesh = p.result.type.mesh if isinstance(p.result.type, DistTensorType) else None
         lr = lr_by_mesh[mesh]
         grad = grads[p.result]
@@ -190,7 +197,7 @@ def append_optimizer(program: Program, grads: dict, optimizer: str = "sgd",
         made.append(update)
 
     if micro_batches > 1:
-        for p in params:
+        for p in updated:
             mesh = p.result.type.mesh if isinstance(p.result.type, DistTensorType) else None
             zero = _create(program, "pd_op.full", [], {
                 "dtype": Symbol("float32"), "op_role": OPTIMIZE_ROLE, "place": Place("cpu"),
@@ -209,6 +216,38 @@ def append_optimizer(program: Program, grads: dict, optimizer: str = "sgd",
                             [merged[p.result].type], mesh)
             made += [zero, *bounds, reset]
     return made
+
+
+def _mesh_of(value: Value):
+    t = value.type
+    return t.mesh if isinstance(t, DistTensorType) else None
+
+
+def updated_on(param: Operation, grads: dict, rank: int) -> bool:
+    """Whether ``rank`` runs any op of ``param``'s update: true unless both the parameter and
+    its grad (the grad's producer, where gradient merge adds it up) are dist tensors on meshes
+    without ``rank``. A dense parameter is updated on every rank."""
+    grad = grads[param.result]
+    meshes = [_mesh_of(param.result), _mesh_of(grad)]
+    producer = grad.owner
+    if producer is not None and producer.dist_attr is not None:
+        meshes.append(producer.dist_attr.mesh)
+    return any(mesh is None or rank in mesh for mesh in meshes)
+
+
+def update_reshards(program: Program, grads: dict) -> list[tuple]:
+    """``(grad type, parameter type)`` for every trainable parameter with a grad in ``grads``,
+    in program order, whose update reads its grad (or merged grad) in another placement on the
+    same mesh: the reshards (a data-parallel grad's all_reduce) that the partition step
+    inserts before the updates :func:`append_optimizer` makes, on every rank together. What
+    ``create_process_groups`` numbers for the updates, whichever rank built them."""
+    out = []
+    for p in trainable_parameters(program):
+        grad = grads.get(p.result)
+        t = p.result.type
+        if grad is not None and isinstance(t, DistTensorType) and needs_reshard(grad.type, t.dist):
+            out.append((grad.type, DistTensorType(grad.type.shape, grad.type.dtype, t.dist)))
+    return out
 
 
 def _as_param(param: Operation, index: int) -> dict:

@@ -19,7 +19,9 @@ from rulepass.engine.ir.core import Operation, Program
 from rulepass.engine.ir.types import DistTensorType, OperationDistAttr, TensorDistAttr
 
 
-def _needs_reshard(value_type, required) -> bool:
+def needs_reshard(value_type, required) -> bool:
+    """Whether a value of ``value_type`` read as ``required`` (a :class:`TensorDistAttr`) needs a
+    same-mesh reshard: both dist, on one mesh, with other dims mappings or partial dims."""
     if not isinstance(value_type, DistTensorType) or not isinstance(required, TensorDistAttr):
         return False
     have = value_type.dist
@@ -44,7 +46,7 @@ def insert_reshards(program: Program) -> list[Operation]:
             if v is None or i >= len(d.operands):
                 continue
             required = d.operands[i]
-            if not _needs_reshard(v.type, required):
+            if not needs_reshard(v.type, required):
                 continue
             key = (id(v), required)
             if key in shared:
@@ -66,7 +68,7 @@ def insert_reshards(program: Program) -> list[Operation]:
     return made
 
 
-def create_process_groups(program: Program) -> int:
+def create_process_groups(program: Program, updates=None) -> int:
     """Add to the program's table, in program order, every process group that lowering its
     reshards can use: the slice groups of every dimension of a same-mesh reshard's mesh, the
     ``[sender, receiver]`` pair of each position of a cross-mesh (pipeline) reshard (and its
@@ -76,39 +78,51 @@ def create_process_groups(program: Program) -> int:
     Run on the global program before any per-rank lowering, so that every rank's program holds
     the same table with the same ring ids — MPI and NCCL build one communicator per group, all
     ranks together, and a rank that numbered its groups differently would wait forever.
-    Returns the number of groups added.
+    ``updates``, when given (``optimizer.update_reshards``: the ``(source, target)`` types of
+    the reshards before every rank's parameter updates), stands for the reshards of the
+    optimizer's ops (``op_role`` 2), which are then passed over: the groups of all ranks'
+    updates come last, in parameter order, whether this program holds every rank's updates or
+    only its own (``append_optimizer(rank=...)``). Returns the number of groups added.
     """
-    from rulepass.engine.paddle.functions_global import group_of, mesh_slice_dim
-    from rulepass.engine.paddle.functions_reshard import slice_groups
-
     before = len(program.process_groups)
     for op in program.walk():
         if op.name != "dist_op.reshard" or not op.results or op.operand(0) is None:
             continue
-        src, dst = op.operand(0).type, op.results[0].type
-        if not isinstance(src, DistTensorType) or not isinstance(dst, DistTensorType):
+        if updates is not None and op.op_role == 2:
             continue
-        if src.mesh == dst.mesh:
-            for mesh_dim in range(src.mesh.ndim):
-                for group in slice_groups(src.mesh, mesh_dim):
-                    program.add_process_group(group)
-        elif mesh_slice_dim(dst.mesh, src.mesh) >= 0:
-            # stage -> global: one broadcast group per position of the stage mesh
-            for rank in src.mesh.process_ids:
-                program.add_process_group(group_of(dst.mesh, src.mesh, rank))
-        elif mesh_slice_dim(src.mesh, dst.mesh) >= 0:
-            # global -> stage: no communication (share_data_); a non-replicated side is resharded
-            # on its own mesh
-            for mesh in (src.mesh, dst.mesh):
-                for mesh_dim in range(mesh.ndim):
-                    for group in slice_groups(mesh, mesh_dim):
-                        program.add_process_group(group)
-        elif len(src.mesh.process_ids) == len(dst.mesh.process_ids):
-            for s, d in zip(src.mesh.process_ids, dst.mesh.process_ids):
-                program.add_process_group([s, d])
-            if src.placements != dst.placements:
-                # split into a move and a same-mesh reshard on the target (global_reshard.rw)
-                for mesh_dim in range(dst.mesh.ndim):
-                    for group in slice_groups(dst.mesh, mesh_dim):
-                        program.add_process_group(group)
+        for group in _groups(op.operand(0).type, op.results[0].type):
+            program.add_process_group(group)
+    for src, dst in updates or ():
+        for group in _groups(src, dst):
+            program.add_process_group(group)
     return len(program.process_groups) - before
+
+
+def _groups(src, dst):
+    """The process groups lowering a reshard from type ``src`` to type ``dst`` can use, in the
+    order :func:`create_process_groups` numbers them (none unless both are dist types)."""
+    from rulepass.engine.paddle.functions_global import group_of, mesh_slice_dim
+    from rulepass.engine.paddle.functions_reshard import slice_groups
+
+    if not isinstance(src, DistTensorType) or not isinstance(dst, DistTensorType):
+        return
+    if src.mesh == dst.mesh:
+        for mesh_dim in range(src.mesh.ndim):
+            yield from slice_groups(src.mesh, mesh_dim)
+    elif mesh_slice_dim(dst.mesh, src.mesh) >= 0:
+        # stage -> global: one broadcast group per position of the stage mesh
+        for rank in src.mesh.process_ids:
+            yield group_of(dst.mesh, src.mesh, rank)
+    elif mesh_slice_dim(src.mesh, dst.mesh) >= 0:
+        # global -> stage: no communication (share_data_); a non-replicated side is resharded
+        # on its own mesh
+        for mesh in (src.mesh, dst.mesh):
+            for mesh_dim in range(mesh.ndim):
+                yield from slice_groups(mesh, mesh_dim)
+    elif len(src.mesh.process_ids) == len(dst.mesh.process_ids):
+        for s, d in zip(src.mesh.process_ids, dst.mesh.process_ids):
+            yield [s, d]
+        if src.placements != dst.placements:
+            # split into a move and a same-mesh reshard on the target (global_reshard.rw)
+            for mesh_dim in range(dst.mesh.ndim):
+                yield from slice_groups(dst.mesh, mesh_dim)
