@@ -57,26 +57,30 @@ def _dist(program_op_mesh, operands, results, chunk_id=-1, required=None):
     """The op dist attribute: each operand's own entry unless ``required`` (index → attribute)
     says what the op needs (a grad must be placed as its parameter: a partial grad gets summed
     by the reshard the partition step inserts). Equal entries give one shared object (the
-    parameters of a model share a handful of placements)."""
+    parameters of a model share a handful of placements): made once per combination of the
+    mesh, value types and required entries (by identity: types are shared widely), which the
+    cache keeps alive so that their ids stay theirs."""
     if program_op_mesh is None:
         return None
-    required = required or {}
-    entries = (tuple([required.get(i, dist_attr_of_type(v.type) if v is not None else NULL_DIST)
-                      for i, v in enumerate(operands)]),
-               tuple([dist_attr_of_type(t) for t in results]))  # a null type's is NULL_DIST
-    key = (id(program_op_mesh), tuple(map(id, entries[0])), tuple(map(id, entries[1])),
-           chunk_id)
+    types = tuple([v.type if v is not None else None for v in operands])
+    key = (id(program_op_mesh), tuple(map(id, types)), tuple(map(id, results)), chunk_id,
+           tuple([(i, id(a)) for i, a in required.items()]) if required else ())
     found = _DISTS.get(key)
-    if found is not None and found[0] is program_op_mesh and found[1] == entries:
-        return found[2]
+    if found is not None:
+        return found[-1]
+    required = required or {}
+    entries = (tuple([required.get(i, dist_attr_of_type(t) if t is not None else NULL_DIST)
+                      for i, t in enumerate(types)]),
+               tuple([dist_attr_of_type(t) for t in results]))  # a null type's is NULL_DIST
     made = OperationDistAttr(program_op_mesh, entries[0], entries[1], chunk_id)
     if len(_DISTS) > 100_000:
         _DISTS.clear()
-    _DISTS[key] = (program_op_mesh, entries, made)  # the key's objects kept: ids stay theirs
+    _DISTS[key] = (program_op_mesh, types, tuple(results), required, made)
     return made
 
 
-#: ids of (mesh, operand entries, result entries), chunk -> (mesh, entries, dist attribute)
+#: ids of (mesh, operand types, result types, chunk, required entries) -> (those objects, kept
+#: alive, and the dist attribute)
 _DISTS: dict = {}
 
 
