@@ -261,3 +261,60 @@ def test_lazy_trace_records_say_which_ops_outlived_each_application():
     assert names == [("drop_reader", ["t.a", "t.b"], ["t.a"]),
                      ("tag", ["t.a", "t.c"], ["t.a", "t.c"]),
                      ("sweep_c", ["t.c"], [])]
+
+
+SHARED_FIRST_TERM = """
+pass tag sweep {
+  rule a { match { o = * } where o.k == 1 and o.j == 1  rewrite { set o.tag = "a" } }
+  rule b { match { o = * } where o.k == 1 and o.j == 2  rewrite { set o.tag = "b" } }
+  rule c { match { o = * } where o.k == 1               rewrite { set o.tag = "c" } }
+  rule d { match { o = * } where o.k == true            rewrite { set o.tag = "d" } }
+  rule e { match { o = * } where o.k + 1 == 3           rewrite { set o.tag = "e" } }
+  rule f { match { o = * } where o.k + 1 == 3 and o.j == 9 rewrite { set o.tag = "f" } }
+}
+"""
+
+
+def tagged_program(pairs) -> str:
+    lines = [f'    (%{i}) = "t.op" () {{j:{j},k:{k}}} : () -> {T}' for i, (k, j) in enumerate(pairs)]
+    return "{\n" + "\n".join(lines) + "\n}\n"
+
+
+@given(st.lists(st.tuples(st.sampled_from(["1", "2", "true", "false"]),
+                          st.sampled_from(["1", "2", "3", "9"])), min_size=1, max_size=12))
+@settings(max_examples=40, deadline=None)
+def test_rules_sharing_a_first_term_match_as_the_walk(pairs):
+    """Consecutive one-op rules whose `where` starts with the same term test it once in the
+    dispatch function (a, b, c share `o.k == 1`; e, f share `o.k + 1 == 3`; d's `true` is
+    another literal): every op gets the tag the walk gives it."""
+    rule_set = load_rules_text(SHARED_FIRST_TERM, "tag.rw")
+    text = tagged_program(pairs)
+    walked, compiled = both_ways(rule_set, lambda rules: print_program(
+        rules.run_pass(parse_program(text), "tag").program))
+    assert walked == compiled
+
+
+def test_a_shared_first_term_is_computed_once(monkeypatch):
+    """The dispatch function of `SHARED_FIRST_TERM` reads `k` once for a, b and c, once for
+    e and f, and once for d: three times, not six."""
+    from rulepass.engine.rewrite.codegen import dispatch
+
+    sources = []
+    real = dispatch.compile_cached
+    monkeypatch.setattr(dispatch, "compile_cached",
+                        lambda source, name: sources.append(source) or real(source, name))
+    monkeypatch.setattr(dispatch, "_CACHE", {})
+    rule_set = load_rules_text(SHARED_FIRST_TERM, "tag.rw")
+    rule_set.run_pass(parse_program(tagged_program([("1", "2")])), "tag")
+    assert len(sources) == 1 and sources[0].count("'k'") == 3
+
+
+def test_an_error_in_a_shared_first_term_names_the_first_rule():
+    rule_set = load_rules_text(SHARED_FIRST_TERM, "tag.rw")
+    text = '{\n    (%0) = "t.op" () {j:1,k:"s"} : () -> tensor<4xf32>\n}\n'
+    messages = []
+    for compiled in (False, True):
+        with pytest.raises(Exception) as error:
+            rule_set.with_compiled(compiled).run_pass(parse_program(text), "tag")
+        messages.append(str(error.value))
+    assert messages[0] == messages[1] and "rule e" in messages[0]

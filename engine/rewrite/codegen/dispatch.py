@@ -22,6 +22,8 @@ rank, each test — reuses the generated code.
 
 from __future__ import annotations
 
+import attrs
+
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.rewrite.bindings import Match
 from rulepass.engine.rewrite.codegen.code_cache import compile_cached
@@ -120,15 +122,34 @@ def _text(entries: list, backrefs: dict, join_keys, inline: bool) -> tuple:
         lines.append(f"{pad}if not ({test}):")
         lines.append(f"{pad}    return None")
     last = None
-    for rule, root, required, plan in entries:
+    leads = [_lead(entry, shared) if inline else None for entry in entries]
+    group_pad = None  # the indent of the rules under a shared first term, while in a group
+    for n, (rule, root, required, plan) in enumerate(entries):
         k = next(i for i, r in enumerate(rules) if r is rule)
+        if group_pad is not None and leads[n] != leads[n - 1]:
+            pad, group_pad, last = group_pad, None, None  # the group ends
+        if (group_pad is None and leads[n] is not None and n + 1 < len(entries)
+                and leads[n + 1] == leads[n]):
+            # consecutive one-op rules whose `where` starts with the same term: it is computed
+            # once (pure, on the same op), and when false none of them is tried further
+            try:
+                gen.op_locals.add("item")
+                first = f"bool({gen.expr(plan.checks[0][0], {plan.simple: 'item'})})"
+            except Unsupported:
+                leads[n] = None
+            else:
+                lines.append(f"{pad}current = {gen.const(rule)}")
+                lines.append(f"{pad}if {first}:")
+                group_pad, pad, last = pad, pad + "    ", rule
         if rule is not last:
             lines.append(f"{pad}current = {gen.const(rule)}")
             last = rule
         own = [key for key in required if not shared or key not in shared]
         has = " and ".join(f"{key!r} in attributes" for key in own)
         success = [f"M[{k}] += 1", "return {match}"]
-        if plan.simple is not None and (inline or plan.simple_test is not None):
+        if group_pad is not None:
+            lines += _simple(gen, rule, root, plan, has, k, pad, inline, skip_first=True)
+        elif plan.simple is not None and (inline or plan.simple_test is not None):
             lines += _simple(gen, rule, root, plan, has, k, pad, inline)
         elif inline and compilable(rule, plan):
             lines += _inlined(gen, rule, root, plan, has, k, pad, backrefs[id(rule)], join_keys)
@@ -145,6 +166,8 @@ def _text(entries: list, backrefs: dict, join_keys, inline: bool) -> tuple:
             lines.append(f"{inner}found = {call}")
             lines.append(f"{inner}if found is not None:")
             lines += [f"{inner}    " + s.format(match="found") for s in success]
+    if group_pad is not None:
+        pad = group_pad
     lines.append(f"{pad}return None")
     lines.append("    except EvalError as error:")
     lines.append("        raise eval_error(current, error, item) from None")
@@ -153,16 +176,45 @@ def _text(entries: list, backrefs: dict, join_keys, inline: bool) -> tuple:
     return code, constants
 
 
-def _simple(gen: PlanGen, rule, root, plan, has: str, k: int, pad: str, inline: bool) -> list:
+def _lead(entry, shared) -> tuple | None:
+    """What the first `where` term of a one-op rule computes (`_shape`, with the variable it
+    binds the op to), when the rule is tested by that term and the rest alone (`_simple`, no
+    attribute test of its own); None for any other rule."""
+    rule, root, required, plan = entry
+    if plan.simple is None or not plan.checks or not plan.checks[0]:
+        return None
+    if any(not shared or key not in shared for key in required):
+        return None
+    term = plan.checks[0][0]
+    if isinstance(term, A.Literal):
+        return None
+    return (plan.simple, _shape(term))
+
+
+def _shape(node):
+    """A syntax tree's structure, spans apart: equal shapes compute the same value in the same
+    scope (literals compared with their types: ``1`` is not ``true``)."""
+    if isinstance(node, (tuple, list)):
+        return tuple(_shape(item) for item in node)
+    if attrs.has(type(node)):
+        return (type(node).__name__,) + tuple(_shape(getattr(node, f.name))
+                                              for f in attrs.fields(type(node)) if f.name != "span")
+    return (type(node).__name__, node)
+
+
+def _simple(gen: PlanGen, rule, root, plan, has: str, k: int, pad: str, inline: bool,
+            skip_first: bool = False) -> list:
     """A one-pattern rule with no operands or attributes: its `where` terms on the item (or
-    its compiled test called, when not `inline`, or the walk when there is none)."""
+    its compiled test called, when not `inline`, or the walk when there is none); with
+    `skip_first`, its first term is left out (tested once for a group of rules, `_text`)."""
     var = plan.simple
     match = f"Match(current, {{{var!r}: item}}, (item,))"
     try:
         if not inline:
             raise Unsupported("not inlined")
         gen.op_locals.add("item")
-        terms = [f"bool({gen.expr(term, {var: 'item'})})" for term in plan.checks[0]
+        terms = [f"bool({gen.expr(term, {var: 'item'})})"
+                 for term in plan.checks[0][1 if skip_first else 0:]
                  if not (isinstance(term, A.Literal) and term.value is True)]
         test = " and ".join(([has] if has else []) + terms) or "True"
     except Unsupported:
