@@ -15,6 +15,7 @@ from rulepass.engine.ir.types import DistTensorType
 from rulepass.engine.paddle.parallelize import RESOLVED, resolve, resolve_constants
 from rulepass.engine.paddle.parallelize_hooks import insert_hook_reshards
 from rulepass.engine.paddle.plan import Plan, PlanError, load_plan
+from rulepass.engine.pir.verify import broadcast_problem
 
 
 def check_serial(program: Program, file: str = "serial.pir") -> None:
@@ -27,12 +28,21 @@ def check_serial(program: Program, file: str = "serial.pir") -> None:
 
 
 def check_placed(program: Program, file: str = "plan.toml") -> None:
-    """Every op reads its operands on the meshes its dist attribute names: a value made on
+    """The operands of every elementwise binary op broadcast (``verify.broadcast_problem``: a
+    sequence-parallel hook on a layer whose tensors were never swapped; Paddle refuses the
+    op as it builds it), and every op reads its operands on the meshes its dist attribute
+    names: a value made on
     another stage and read without a reshard (a layer every stage reads, left out of
     ``global_spec``) raises PlanError naming the op, its layer and both meshes. Paddle 3.3.1
     refuses the same program as it builds it (``PreconditionNotMet: operand_dist_attrs element's
     mesh ... not belong to input mesh``); left alone it failed later, in the chain."""
     for op in program.walk():
+        problem = broadcast_problem(op)
+        if problem:
+            layer = op.attributes.get("struct_name", "")
+            raise PlanError(f"{problem}{f' in {layer}' if layer else ''}: the plan changes a "
+                            "shape this op reads (a SequenceParallelBegin/End hook swaps the "
+                            "first two dimensions of its layer's input or output)", file)
         dist = op.dist_attr
         if dist is None:
             continue

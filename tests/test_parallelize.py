@@ -247,3 +247,25 @@ def test_a_layer_other_stages_read_left_out_of_global_spec_is_a_plan_error(tmp_p
     assert main(["parallelize", str(source / "serial.pir"), "--plan",
                  str(source / "plan.toml")]) == 0
     assert "dist_op.reshard" in capsys.readouterr().out
+
+
+def test_a_sequence_parallel_hook_that_breaks_a_broadcast_is_a_plan_error(tmp_path, capsys):
+    # an outside trial (Paddle 3.3.1 capture t8_spend_head): SequenceParallelEnd on the head,
+    # whose input no SequenceParallelBegin swapped, swaps its [2, 4, 4] output to [4, 2, 4];
+    # the loss's subtract then reads it against the [2, 4, 4] label. Paddle raises as it builds
+    # the op ("Broadcast dimension mismatch ... X = [4, 2, 4] and ... Y = [2, 4, 4]");
+    # parallelize printed the program and the run failed at the subtract.
+    source = CORPUS.parent / "global_mesh" / "paddle_raises" / "sp_end_head_2d"
+    assert "Broadcast dimension mismatch" in (source / "paddle_error.txt").read_text()
+    assert main(["parallelize", str(source / "serial.pir"), "--plan",
+                 str(source / "plan.toml")]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1, err
+    assert err.startswith(f"{source / 'plan.toml'}: plan error: pd_op.subtract: operand shapes "
+                          "[4, 2, 4] and [2, 4, 4] do not broadcast")
+    assert "/MSELoss/" in err and "SequenceParallelBegin/End" in err
+    # the same plan without the head's hook parallelizes
+    plan = tmp_path / "plan.toml"
+    plan.write_text((source / "plan.toml").read_text().replace(
+        ', "GHead" = "SequenceParallelEnd"', ""))
+    assert main(["parallelize", str(source / "serial.pir"), "--plan", str(plan)]) == 0

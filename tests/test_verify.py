@@ -97,3 +97,24 @@ def test_cli_usage_error_exits_2():
     run = subprocess.run([sys.executable, "-m", "rulepass", "print"], capture_output=True,
                          text=True)
     assert run.returncode == 2
+
+
+@pytest.mark.parametrize("x,y,ok", [
+    ("2x4x4", "2x4x4", True), ("2x4x4", "4", True), ("2x1x4", "3x1", True),
+    ("-1x4", "2x4", True), ("4", "1", True), ("", "3", True),  # a 0-d operand broadcasts
+    ("4x2x4", "2x4x4", False), ("2x4", "3", False), ("8", "4", False),
+])
+def test_elementwise_operands_must_broadcast(x, y, ok):
+    # Paddle's ElementwiseInferMeta refuses the others as it builds the op
+    tx, ty = (f"tensor<{s + 'x' if s else ''}f32>" for s in (x, y))
+    text = ("{\n"
+            f'    (%0) = "pd_op.data" () {{name:"x"}} : () -> {tx}\n'
+            f'    (%1) = "pd_op.data" () {{name:"y"}} : () -> {ty}\n'
+            f'    (%2) = "pd_op.subtract" (%0, %1) {{}} : ({tx}, {ty}) -> {tx}\n'
+            "}\n")
+    program = parse_program(text)
+    if ok:
+        verify(program)
+    else:
+        with pytest.raises(VerifyError, match=r"pd_op.subtract: operand shapes .* do not broadcast"):
+            verify(program)

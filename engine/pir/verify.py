@@ -13,6 +13,10 @@ Checks (``verify(program)``):
   entries, as Paddle writes them for ``slice``;
 - placements printed beyond the mesh's dimensions (Paddle's ``[Replicate(), Replicate()]`` on a
   1-D stage mesh): a *warning*, once per op;
+- the two operands of an elementwise binary op (``pd_op.add``, ``subtract``, ``multiply``,
+  ``divide``, ``maximum``, ``minimum``, ...) broadcast as Paddle broadcasts them (NumPy's rule:
+  trailing dimensions equal, or one of them 1; ``-1`` matches any); Paddle refuses the others as
+  it builds the op (``Broadcast dimension mismatch``, ``ElementwiseInferMeta``);
 - ``dense=True`` adds the check Paddle makes after dist→dense (``VerifyDenseBlock`` in
   ``paddle/fluid/pir/dialect/distributed/transforms/dist_to_dense_pass.cc``), with its wording:
   ``Block op [NAME] still contain dist type.`` and ``The op [NAME] still has op_dist_attr.``
@@ -108,6 +112,37 @@ def _extra_placements(op: Operation) -> str | None:
             f"1-D stage mesh")
 
 
+#: Elementwise binary ops whose two operands broadcast (Paddle 3.3.1
+#: ``paddle/phi/infermeta/binary.cc`` ``ElementwiseInferMeta`` with ``axis = -1``, as PIR builds
+#: them). In-place forms are left out: gradient merge's ``add_`` reads a buffer typed once.
+BROADCAST_OPS = frozenset({
+    "pd_op.add", "pd_op.subtract", "pd_op.multiply", "pd_op.divide", "pd_op.maximum",
+    "pd_op.minimum", "pd_op.elementwise_pow", "pd_op.remainder", "pd_op.floor_divide",
+    "pd_op.fmax", "pd_op.fmin", "pd_op.equal", "pd_op.not_equal", "pd_op.less_than",
+    "pd_op.less_equal", "pd_op.greater_than", "pd_op.greater_equal",
+})
+
+
+def broadcast_problem(op: Operation) -> str | None:
+    """Why the two operands of an elementwise binary op (:data:`BROADCAST_OPS`) do not
+    broadcast, or None: their shapes aligned at the end, each pair of dimensions equal, or one
+    of them 1 or dynamic (``-1``). Vector, null and unshaped operands are not checked."""
+    if op.name not in BROADCAST_OPS or op.num_operands != 2:
+        return None
+    x, y = op.operand(0), op.operand(1)
+    xs, ys = getattr(getattr(x, "type", None), "shape", None), \
+        getattr(getattr(y, "type", None), "shape", None)
+    if not isinstance(xs, tuple) or not isinstance(ys, tuple):
+        return None
+    for i in range(1, min(len(xs), len(ys)) + 1):
+        a, b = xs[-i], ys[-i]
+        if a != b and a != 1 and b != 1 and a != -1 and b != -1:
+            return (f"{op.name}: operand shapes {list(xs)} and {list(ys)} do not broadcast "
+                    f"(dimension {len(xs) - i} of the first is {a}, dimension {len(ys) - i} of "
+                    f"the second is {b}; Paddle: Broadcast dimension mismatch)")
+    return None
+
+
 def _dist_attr_problems(op: Operation) -> list[str]:
     """What is wrong with ``op``'s dist attribute: entry counts, dims_mapping ranks."""
     d = op.dist_attr
@@ -175,6 +210,10 @@ def verify(program: Program, dense: bool = False) -> list[str]:
                                 f"{use.op.name}")
             defined.add(r)
             local.append(r)
+        if op.name in BROADCAST_OPS:
+            problem = broadcast_problem(op)
+            if problem:
+                raise _fail(program, op, problem)
         odd = _extra_placements(op)
         if odd:
             warnings.append("warning: " + odd)
