@@ -36,12 +36,8 @@ micro-batch; the gradient-merge ops already in Paddle's programs (``add_`` into
 ``set_value_with_tensor_`` back to zero in the optimizer job) do the accumulation, so the runner adds
 none of its own.
 
-**Messages**: a ``send_v2``/``recv_v2`` of the job ``(type, chunk c, micro-batch m)`` on stage ``s``
-of ``pp`` stages is keyed ``(direction, boundary, m, ring_id)``: direction from the op's op_role
-(0 forward, 1 backward), and boundary ``b`` names the link between virtual stages ``b`` and ``b + 1``
-(virtual stage ``v = c * pp + s``, or the V order of ZBVPP and ZBV, ``schedules.virtual_stage``;
-a forward send and a backward receive use ``b = v``, a forward receive and a backward send
-``b = v - 1``). Sender and receiver compute the same key, so an
+**Messages**: a ``send_v2``/``recv_v2`` is matched by the key both ends compute
+(``messages.message_key``: direction, the virtual stages it links, micro-batch, ring), so an
 activation and a gradient, or two micro-batches, can never be swapped.
 
 **Paddle's own plan** (:class:`PlanRunner`): the job programs Paddle's pass builds
@@ -75,7 +71,8 @@ from rulepass.runtime.comm.local import run_ranks
 from .executor import Executor
 from .backward_split import split_backward_halves
 from .global_jobs import CollectiveSite, collective_sites, order_global_collectives, stage_function
-from .schedules import Job, job_list, uses_v_shape, virtual_stage
+from .messages import BACKWARD, FORWARD, SEND_OPS, message_key
+from .schedules import Job, job_list, uses_v_shape
 from .trace import TraceEvent
 
 __all__ = [
@@ -95,8 +92,7 @@ __all__ = [
     "train",
 ]
 
-FORWARD, BACKWARD, OPTIMIZE = 0, 1, 2
-_SEND_OPS = frozenset({"pd_op.send_v2", "pd_op.p_send"})
+OPTIMIZE = 2
 _RECV_OPS = frozenset({"pd_op.recv_v2", "pd_op.p_recv"})
 
 
@@ -155,7 +151,7 @@ def _split_1f1b(ops: Sequence[Operation]) -> list[str]:
     for i, op in enumerate(ops):
         if types[i] == "forward" and op.name in _RECV_OPS:
             types[i] = "recv_forward"
-        elif types[i] == "backward" and op.name in _SEND_OPS:
+        elif types[i] == "backward" and op.name in SEND_OPS:
             types[i] = "send_backward"
     return types
 
@@ -196,7 +192,7 @@ def _split_vpp(ops: Sequence[Operation]) -> list[str]:
             if chunk == -1:
                 raise PipelineError(f"cannot infer the chunk_id of op {i} ({op.name}); set chunk_id")
         if role == BACKWARD:
-            kind = "send_backward" if op.name in _SEND_OPS else "backward"
+            kind = "send_backward" if op.name in SEND_OPS else "backward"
         elif role == FORWARD:
             kind = "recv_forward" if op.name in _RECV_OPS else "forward"
         else:
@@ -262,20 +258,6 @@ def rank_sites(program: Program, schedule: str, stage_of: Callable[[int], int],
 # -- running one stage ------------------------------------------------------------------------
 
 
-def message_key(op: Operation, job: Job, stage: int, num_stages: int, v_shape: bool = False) -> tuple:
-    """The key of a send/recv of ``job`` on ``stage``: ``(direction, boundary, micro_batch,
-    ring_id)`` (see the module docstring); ``("other", ring_id, micro_batch)`` for an op whose
-    op_role is neither forward nor backward. ``v_shape``: chunks in ZBVPP's V order."""
-    ring_id = int(op.attr("ring_id", -1))
-    virtual = virtual_stage(stage, job.chunk, num_stages, v_shape)
-    sending = op.name in _SEND_OPS
-    if op.op_role == FORWARD:
-        return ("forward", virtual if sending else virtual - 1, job.micro_batch, ring_id)
-    if op.op_role == BACKWARD:
-        return ("backward", virtual - 1 if sending else virtual, job.micro_batch, ring_id)
-    return ("other", ring_id, job.micro_batch)
-
-
 @attrs.define
 class StepResult:
     """One step of one stage: ``outputs[m]`` the shadow_output/fetch values of micro-batch m,
@@ -326,6 +308,7 @@ class StageRunner:
             raise PipelineError(str(error)) from error
         # collectives over several stages: one order on every rank (runtime/global_jobs.py)
         stage_of = stage_of or stage_function(executor.process_groups, num_stages, executor.rank)
+        self.stage_of = stage_of
         self.job_ops, self.jobs = order_global_collectives(
             executor.program, self.job_ops, self.jobs, micro_batches, stage_of,
             executor.process_groups, rank=executor.rank, sites=sites,
@@ -352,6 +335,15 @@ class StageRunner:
         }
         self.v_shape = uses_v_shape(schedule)
 
+    def peer_stage(self, op: Operation) -> int | None:
+        """The pipeline stage of a send/recv's peer (its ring's group at index ``peer``), or
+        None when the group is unknown."""
+        group = self.executor.process_groups.get(int(op.attr("ring_id", -1)))
+        peer = int(op.attr("peer", -1))
+        if group is None or not 0 <= peer < len(group):
+            return None
+        return self.stage_of(group[peer])
+
     def step(self, feeds: Sequence[Mapping[str, Any]], scope: MutableMapping[str, Any]) -> StepResult:
         """Run the job list once. ``feeds[m]``: the inputs of micro-batch m (data name -> array of
         the micro-batch's shape). ``scope``: the rank's persistent variables, updated in place.
@@ -372,7 +364,7 @@ class StageRunner:
             executor.run_ops(
                 indices, envs[m], feeds=feeds[m], scope=scope, outputs=outputs[m],
                 p2p_key=lambda op, job=job: message_key(op, job, self.stage, self.num_stages,
-                                                        self.v_shape),
+                                                        self.v_shape, self.peer_stage(op)),
                 op_events=events if self.trace_ops else None, origin=self.origin)
             end = time.perf_counter()
             events.append(TraceEvent(

@@ -77,7 +77,10 @@ def test_parallelize_reproduces_paddle_on_small_captures(config, rules):
     output on the global mesh, whose ``full`` constant goes on the global mesh (the mesh of the
     op that first reads it: Paddle's builder converts a dense operand to its reader's mesh);
     ``gm_mid_two_pp4_1f1b``, a global layer with a parameter registered first but called after
-    block 1 of pp4, whose parameter stays on stage 0 (the stage of its registration order)."""
+    block 1 of pp4, whose parameter stays on stage 0 (the stage of its registration order);
+    ``gm_gsplit_pp3``, a split layer also in global_spec: its output goes to the next stage,
+    then onto the global mesh, then back (Paddle chains the layer's forward post-hooks; an
+    outside trial found only the first move)."""
     root = SMALL / config
     program = parse_program((root / "serial.pir").read_text(), filename="serial.pir")
     parallelize(program, (root / "plan.toml").read_text(), rules)

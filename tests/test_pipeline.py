@@ -152,6 +152,28 @@ def test_message_key_boundaries():
     assert message_key(send_f, job, 0, 2) == ("forward", 2, 3, 12)
     assert message_key(recv_b, job, 0, 2) == ("backward", 2, 3, 12)
     assert message_key(send_b, job, 0, 2) == ("backward", 1, 3, 12)
+    # the peer known: the previous virtual stage (1, on stage 1) is what it was
+    assert message_key(recv_f, job, 0, 2, peer_stage=1) == ("forward", 1, 3, 12)
+    assert message_key(send_b, job, 0, 2, peer_stage=1) == ("backward", 1, 3, 12)
+    # ... and a peer on this stage's own earlier chunk (a value passed from chunk 0 of stage 0,
+    # virtual 0, to its chunk 1) links virtual stages 0 and 2, as stage 0's chunk 0 sends it
+    assert message_key(recv_f, job, 0, 2, peer_stage=0) == ("forward", 0, 3, 12)
+    assert message_key(send_f, Job("forward0", 3), 0, 2, peer_stage=0) == ("forward", 0, 3, 12)
+
+
+def test_a_value_sent_past_the_next_stage_is_keyed_alike_at_both_ends():
+    # pp3 1F1B: stage 0 sends to stage 2 (a plan's pre-hook reshard, examples/par_pp3_skip_stage)
+    p = parse_program("{\n" + RECV.format(r="0", role=0, chunk=0) + "\n" + SEND.format(i=0, role=0, chunk=0)
+                      + "\n" + RECV.format(r="1", role=1, chunk=0) + "\n"
+                      + SEND.format(i=1, role=1, chunk=0) + "\n}\n")
+    recv_f, send_f, recv_b, send_b = p.ops
+    forward, backward = Job("forward0", 1), Job("backward0", 1)
+    assert message_key(send_f, forward, 0, 3, peer_stage=2) == \
+        message_key(recv_f, forward, 2, 3, peer_stage=0) == ("forward", 0, 1, 12)
+    assert message_key(send_b, backward, 2, 3, peer_stage=0) == \
+        message_key(recv_b, backward, 0, 3, peer_stage=2) == ("backward", 0, 1, 12)
+    # without the peer the receiver took the link from stage 1, and waited forever
+    assert message_key(recv_f, forward, 2, 3) == ("forward", 1, 1, 12)
 
 
 def test_micro_batches_are_in_order_slices_then_dp_shards():

@@ -108,8 +108,21 @@ GLOBAL_CONFIGS_2: dict[str, dict] = {
     "gm_mid_two_pp4_1f1b": _pp("input", "1F1B", 4, pp=4, global_input_after=2,
                                global_readers=[2, 3], global_kind2="param",
                                global_spec=["global_layer", "global_layer2"]),
+    # a split layer also in global_spec (its output goes to the next stage, then onto the global
+    # mesh: Paddle chains the post-hooks; tests/data/global_mesh/parallelize/gm_gsplit_pp3)
+    "gm_gsplit_pp3": _pp("param", "1F1B", 3, pp=3, micro_batches=3, global_batch=6,
+                         global_spec=["global_layer", "layers.1"]),
     # LLaMA: the global layer with tensor parallelism and with dp2 on the seed mesh
     "gm_param_dp2_pp2_mp2": _pp("param", "1F1B", 2, ([2, 2, 2], ["dp", "pp", "mp"]),
                                 mp_plan=True, dp_config=True, global_batch=4, seq=4,
                                 micro_batches=2),
 }
+
+# SequenceParallelEnd on the head, whose input no SequenceParallelBegin swapped: Paddle raises as
+# it builds the loss's subtract (tests/data/global_mesh/paddle_raises/sp_end_head_2d)
+_SP_END_HEAD = _pp("param", "1F1B", 2, ([1, 2, 2], ["dp", "pp", "mp"]), mp_plan=True,
+                   global_batch=4, seq=4, micro_batches=2, head_reads_global=True,
+                   split_spec=["layers", "head"])
+_SP_END_HEAD["config"]["mp_config"]["parallelize_plan"]["head"] = "SequenceParallelEnd"
+_SP_END_HEAD["plan_keys"]["head"] = "GHead"
+GLOBAL_CONFIGS_2["sp_end_head_2d"] = _SP_END_HEAD

@@ -240,6 +240,9 @@ def insert_hook_reshards(program: Program, res: Resolved) -> list[Operation]:
                     res.reshard_dims[id(made_op)] = dims
         anchor = op
         for layer in sorted(last_of.get(id(op), []), key=lambda p: -p.count("/")):
+            hooked: list[Operation] = []  # this layer's post-hook reshards: a later hook gets
+            # what an earlier one returned (Paddle chains forward post-hooks), so a split layer
+            # in global_spec goes to the next stage, then onto the global mesh
             stage = res.stage_of(op)
             steps = []
             if layer in res.split_after:
@@ -251,7 +254,8 @@ def insert_hook_reshards(program: Program, res: Resolved) -> list[Operation]:
                 steps.append(tp_steps(kind, transpose, stage))
                 checks.append((kind, key, entry))
             for hook, check in zip(steps, checks):
-                outputs = _outputs(res.layer_ops[layer], members[layer] | {id(m) for m in made})
+                outputs = _outputs(res.layer_ops[layer] + hooked,
+                                   members[layer] | {id(m) for m in made})
                 if check is not None:  # Paddle's c_split / c_concat take the first output only
                     outputs = outputs[:1]
                     for v in outputs:
@@ -262,5 +266,7 @@ def insert_hook_reshards(program: Program, res: Resolved) -> list[Operation]:
                     readers = [u for u in v.users()
                                if id(u) not in members[layer] and u not in made]
                     chain.source = v
+                    before = len(made)
                     anchor = chain(v, hook, layer, readers, anchor, True, stage)
+                    hooked += made[before:]
     return made
