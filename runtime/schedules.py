@@ -310,8 +310,8 @@ def _check(schedule: str, pp: int, stage: int, micro_batches: int, vpp: int) -> 
                             f"{MAX_STAGE_JOBS} (a step of so many micro-batches is no pipeline "
                             "anyone runs, and its job list would take minutes and gigabytes)")
     if vpp != 1 and _schedule(schedule) not in (SCHEDULES[k] for k in CHUNKED_SCHEDULES):
-        raise ScheduleError(f"{schedule} has one model chunk per stage; --vpp {vpp} needs --schedule VPP"
-                            ", ZBVPP or ZBV")
+        raise ScheduleError(f"{schedule} has one model chunk per stage; {vpp} model chunks per "
+                            f"stage (vpp = {vpp}) need the schedule VPP, ZBVPP or ZBV")
 
 
 def job_list(schedule: str, pp: int, stage: int, micro_batches: int, vpp: int = 1) -> list[Job]:

@@ -131,7 +131,7 @@ def test_virtual_stage_neighbours():
         (("Eager1F1B", 4, 0, 6, 1), r"2\*\(pp-stage\)-1 = 7"),
         (("1F1B", 2, 2, 4, 1), r"stage must be in \[0, 2\)"),
         (("FThenB", 2, 0, 0, 1), "micro-batches must be at least 1"),
-        (("1F1B", 2, 0, 4, 2), "needs --schedule VPP"),
+        (("1F1B", 2, 0, 4, 2), "need the schedule VPP, ZBVPP or ZBV"),
         (("ZB", 2, 0, 4, 1), "unknown schedule 'ZB'"),
     ],
 )

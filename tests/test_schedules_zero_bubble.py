@@ -120,7 +120,7 @@ def test_zbvpp_configuration_errors():
         job_list("ZBVPP", 2, 0, 4, 2)
     with pytest.raises(ScheduleError, match="at least 2 model chunks"):
         job_list("ZBVPP", 2, 0, 2, 1)
-    with pytest.raises(ScheduleError, match="needs --schedule VPP, ZBVPP or ZBV"):
+    with pytest.raises(ScheduleError, match="need the schedule VPP, ZBVPP or ZBV"):
         job_list("ZBH1", 2, 0, 4, 2)
     assert {"ZBH1", "ZBVPP"} <= set(SCHEDULES)
 
