@@ -34,8 +34,10 @@ a record of every step. A user's pass can run right after any step (``extra``: `
 
 With ``track``, the chain also records what the localizer of ``rulepass run --localize`` needs:
 each op's *origin* (a key computed after ``optimizer``, the last step that does not depend on
-the rank when origins are tracked (it then builds every rank's updates), from the op's position in the forward program, :func:`origin_keys`: equal keys name
-the same op on every rank and in the single-device program of :func:`single_device_program`), each result's dist type just before ``dist_to_dense``
+the rank when origins are tracked: it then builds every rank's updates; from the op's position
+in the forward program, :func:`origin_keys`: equal keys name the same op on every rank and in
+the single-device program of :func:`single_device_program`), each result's dist type just
+before ``dist_to_dense``
 (its placements: which piece of the global tensor the rank holds), and each op's provenance (the
 pass and rule that last matched or created it).
 """
@@ -356,14 +358,17 @@ def _collector_paused():
     oldest generation (``gc.freeze`` then ``gc.unfreeze``: two list splices), as the young
     collection that would follow promotes it: that collection walked every object the chain
     made (0.07 s at 1,024 layers) and freed none (erased ops are freed by their reference
-    counts); cycles among them are found by the next full collection, as for any old object."""
+    counts); cycles among them are found by the next full collection, as for any old object.
+    Not when the host process keeps objects frozen itself (``gc.get_freeze_count()``): unfreezing
+    would hand its frozen objects back to the collector."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        gc.freeze()
-        gc.unfreeze()
+        if gc.get_freeze_count() == 0:
+            gc.freeze()
+            gc.unfreeze()
         if was_enabled:
             gc.enable()
 

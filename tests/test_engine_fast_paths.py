@@ -318,3 +318,21 @@ def test_an_error_in_a_shared_first_term_names_the_first_rule():
             rule_set.with_compiled(compiled).run_pass(parse_program(text), "tag")
         messages.append(str(error.value))
     assert messages[0] == messages[1] and "rule e" in messages[0]
+
+
+def test_the_chain_leaves_what_it_made_to_the_oldest_generation():
+    """After a chain the young generations hold nothing it made (no young collection walks the
+    new program), and objects the host process froze stay frozen."""
+    run = small_chain()
+    run()
+    gc.collect()
+    compiled = run(trace=False)
+    assert gc.get_count()[0] < 100 and gc.get_count()[1] == 0
+    assert compiled.program.num_ops() > 100
+    gc.freeze()  # a host that keeps its objects out of the collector's way
+    try:
+        frozen = gc.get_freeze_count()
+        run(trace=False)
+        assert frozen > 1000 and gc.get_freeze_count() > frozen - 100  # a few may have died
+    finally:
+        gc.unfreeze()
