@@ -348,3 +348,21 @@ def unchecked_references(example) -> list:
     if not example.final_params:
         gaps.append("final parameters vs Paddle (no params_final.npz)")
     return gaps
+
+
+def verified_forward(text: str, file: str):
+    """The forward program ``text`` parsed and verified (``engine/pir/verify.py``), so that a
+    broken input (operands that do not broadcast, a use before its definition) is named with
+    ``file`` and its own lines before the chain runs, not by the check of a rank's final
+    program. Raises ParseError or VerifyError."""
+    from rulepass.engine.errors import VerifyError
+    from rulepass.engine.pir.parse import parse_program
+    from rulepass.engine.pir.verify import verify
+
+    program = parse_program(text, file)
+    try:
+        verify(program)
+    except VerifyError as error:
+        error.file = error.file or file
+        raise
+    return program

@@ -210,7 +210,7 @@ def _forward_text(root: Path, pc: ParallelConfig) -> str:
     from rulepass.engine.paddle.plan import load_plan
     from rulepass.engine.pir.parse import parse_program
     from rulepass.engine.pir.printer import print_program
-    from rulepass.parallelize import parallelize
+    from rulepass.parallelize import check_serial, parallelize
 
     plan = load_plan(_read_text(plan_file), str(plan_file))
     for dim in ("pp", "mp", "dp"):
@@ -218,6 +218,7 @@ def _forward_text(root: Path, pc: ParallelConfig) -> str:
             raise ExampleError(f"{plan_file}: the mesh's {dim} degree is {plan.degree(dim)} but "
                                f"config.toml says {dim} = {getattr(pc, dim)}")
     program = parse_program(_read_text(serial_file), filename=str(serial_file))
+    check_serial(program, str(serial_file))
     return print_program(parallelize(program, plan, file=str(plan_file)))
 
 

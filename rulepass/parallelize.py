@@ -19,12 +19,18 @@ from rulepass.engine.pir.verify import broadcast_problem
 
 
 def check_serial(program: Program, file: str = "serial.pir") -> None:
-    """A serial program has no dist type yet; raises PlanError naming the file otherwise."""
+    """A serial program has no dist type yet, and its elementwise ops' operands broadcast (a
+    fault of the program, not of a plan); raises PlanError naming the file otherwise."""
     for op in program.walk():
         if op.dist_attr is not None or any(isinstance(r.type, DistTensorType)
                                            for r in op.results):
             raise PlanError(f"{op.name} is already placed (op_dist_attr or a dist type): "
                             "parallelize takes a serial program", file)
+        problem = broadcast_problem(op)
+        if problem:
+            layer = op.attributes.get("struct_name", "")
+            raise PlanError(f"{problem}{f' in {layer}' if layer else ''}: the serial program "
+                            "itself is wrong, before any plan", file)
 
 
 def check_placed(program: Program, file: str = "plan.toml") -> None:
@@ -51,7 +57,10 @@ def check_placed(program: Program, file: str = "plan.toml") -> None:
                 continue
             wanted = getattr(entry, "mesh", None)
             have = value.type.dist.mesh
-            if wanted is not None and have is not None and have != wanted:
+            # Paddle's condition: the value's ranks all belong to the op's mesh (a global-mesh op
+            # may read a stage's value; dist_attribute.cc "not belong to input mesh")
+            if (wanted is not None and have is not None and have != wanted
+                    and not set(have.process_ids) <= set(dist.mesh.process_ids)):
                 layer = op.attributes.get("struct_name", "")
                 maker = value.owner.attributes.get("struct_name", "") if value.owner else ""
                 raise PlanError(

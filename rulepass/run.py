@@ -29,7 +29,7 @@ import attrs
 import numpy as np
 
 from rulepass.chain import CompiledRank, compile_rank
-from rulepass.checks import pipeline_stages, unchecked_references
+from rulepass.checks import pipeline_stages, unchecked_references, verified_forward
 from rulepass.engine.api import load_rules
 from rulepass.engine.paddle.optimizer import optimizer_state_initial_values
 from rulepass.engine.pir.parse import parse_program
@@ -306,7 +306,7 @@ def compile_all(example: Example, options: RunOptions, ranks, single_steps: int 
                 ) -> tuple[dict, dict] | tuple[dict, dict, SingleDevice]:
     """Compile the given ranks; returns ({rank: CompiledRank}, dist types of the forward program)
     and, when ``single_steps`` is given, the single-device reference trained that many steps."""
-    forward = parse_program(example.forward_text, str(example.path / "forward.pir"))
+    forward = verified_forward(example.forward_text, str(example.path / "forward.pir"))
     rules = load_rules(list(options.rules), installed=True)
     par = example.parallel
     micro_batches = options.micro_batches or par.micro_batches

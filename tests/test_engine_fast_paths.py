@@ -336,3 +336,37 @@ def test_the_chain_leaves_what_it_made_to_the_oldest_generation():
         assert frozen > 1000 and gc.get_freeze_count() > frozen - 100  # a few may have died
     finally:
         gc.unfreeze()
+
+
+ONE_ITEM_FOR = """
+pass once sweep {
+  rule tag {
+    match { o = t.op }
+    where not has(o.done)
+    rewrite {
+      for k in [o.k] where k == 1 { set o.one = true }
+      for k in [o.missing] { set o.absent_bound = true }
+      for k in [o.missing] where k == 1 { set o.never = true }
+      for j in [o.j] where j != 9 {
+        let twice = j * 2
+        for t in [twice] where t > 2 { set o.big = twice }
+      }
+      for k in [1] { }
+      set o.done = true
+    }
+  }
+}
+"""
+
+
+@given(st.lists(st.tuples(st.sampled_from(["1", "2", "true"]),
+                          st.sampled_from(["1", "2", "3", "9"])), min_size=1, max_size=8))
+@settings(max_examples=30, deadline=None)
+def test_a_one_item_for_runs_as_the_walk(pairs):
+    """`for x in [e] where c { ... }` is compiled to a binding and an `if` (no list built):
+    the same program as the walk, an absent item bound as absent, lets kept inside."""
+    rule_set = load_rules_text(ONE_ITEM_FOR, "once.rw")
+    text = tagged_program(pairs)
+    walked, compiled = both_ways(rule_set, lambda rules: print_program(
+        rules.run_pass(parse_program(text), "once").program))
+    assert walked == compiled and "absent_bound:true" in compiled and "never" not in compiled

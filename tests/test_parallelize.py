@@ -272,3 +272,38 @@ def test_a_sequence_parallel_hook_that_breaks_a_broadcast_is_a_plan_error(tmp_pa
     plan.write_text((source / "plan.toml").read_text().replace(
         ', "GHead" = "SequenceParallelEnd"', ""))
     assert main(["parallelize", str(source / "serial.pir"), "--plan", str(plan)]) == 0
+
+
+def test_a_global_mesh_op_may_read_a_stage_value():
+    # an outside trial (Paddle 3.3.1 capture gm_glast_pp2, global_spec naming the last layer):
+    # the head's ops run on the global mesh [0, 1] and read stage 1's values ([1] belongs to
+    # [0, 1]); Paddle prints this program (it aborts later, in remove_other_rank_op_pass), and
+    # parallelize refused it as a program "Paddle refuses". The types are Paddle's; the operand
+    # entries of those ops name the op's mesh where Paddle's keep the value's (left as is:
+    # nobody can train the program).
+    source = CORPUS.parent / "global_mesh" / "paddle_raises" / "glast_pp2"
+    program = parse_program((source / "serial.pir").read_text(), filename="serial.pir")
+    parallelize(program, (source / "plan.toml").read_text())
+    types = lambda text: [line.split(" : ", 1)[-1] for line in text.splitlines()]  # noqa: E731
+    paddle = QUIRK.sub(r"\1placements:[Replicate()]", (source / "forward_dist.pir").read_text())
+    assert types(print_program(program)) == types(paddle)
+
+
+def test_a_serial_program_that_does_not_broadcast_is_named_not_the_plan(tmp_path, capsys):
+    # an outside trial: the plan was blamed (a sequence-parallel hook) for an add the serial
+    # program itself got wrong
+    serial = tmp_path / "serial.pir"
+    serial.write_text(
+        "{\n"
+        '    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[2,8],'
+        "stop_gradient:[true]} : () -> tensor<2x8xf32>\n"
+        '    (%1) = "pd_op.data" () {dtype:float32,name:"y",place:Place(undefined:0),shape:[16,8],'
+        "stop_gradient:[true]} : () -> tensor<16x8xf32>\n"
+        '    (%2) = "pd_op.add" (%0, %1) {stop_gradient:[true],struct_name:"/Net/"} : '
+        "(tensor<2x8xf32>, tensor<16x8xf32>) -> tensor<2x8xf32>\n}\n")
+    plan = tmp_path / "plan.toml"
+    plan.write_text(GOOD)
+    assert main(["parallelize", str(serial), "--plan", str(plan)]) == 1
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and err.startswith(f"{serial}: ")
+    assert "do not broadcast" in err and "the serial program itself is wrong" in err

@@ -401,3 +401,23 @@ def test_a_vpp_layout_the_config_cannot_have_is_reported_at_the_config(tmp_path,
     err = capsys.readouterr().err
     assert err.startswith(str(example / "config.toml")) and message in err
     assert ".rw:" not in err and "at op:" not in err
+
+
+def test_a_forward_program_that_does_not_broadcast_is_named_before_the_chain(tmp_path, capsys):
+    # an outside trial: pp2_1f1b with a bias add reading the wrong bias ([2, 16] + [8]) went
+    # through the whole chain and failed at the check of a rank's final program, naming no file
+    # and showing lines of that internal program
+    example = tmp_path / "pp2_1f1b"
+    shutil.copytree(EXAMPLES / "pp2_1f1b", example)
+    forward = example / "forward.pir"
+    lines = forward.read_text().split("\n")
+    (i, line), = [(i, ln) for i, ln in enumerate(lines) if ln.startswith('    (%13) = "pd_op.add" (%12, %8)')]
+    head, types = line.split(" : (", 1)
+    lines[i] = (head.replace("(%12, %8)", "(%12, %6)", 1) + " : ("
+                + types.replace(", pd_dist.tensor<16xf32", ", pd_dist.tensor<8xf32", 1))
+    forward.write_text("\n".join(lines))
+    assert main(["run", str(example)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{forward}: verify error: pd_op.add: operand shapes [2, 16] and [8] "
+                          "do not broadcast")
+    assert f">    {i + 1} |     (%13) = \"pd_op.add\" (%12, %6)" in err  # forward.pir's own line

@@ -4,6 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from rulepass.engine.errors import VerifyError
@@ -107,14 +108,39 @@ def test_cli_usage_error_exits_2():
 def test_elementwise_operands_must_broadcast(x, y, ok):
     # Paddle's ElementwiseInferMeta refuses the others as it builds the op
     tx, ty = (f"tensor<{s + 'x' if s else ''}f32>" for s in (x, y))
+    dims = lambda s: [abs(int(d)) for d in s.split("x")] if s else []  # noqa: E731
+    out = "x".join(map(str, np.broadcast_shapes(dims(x), dims(y)))) if ok else x
+    to = f"tensor<{out + 'x' if out else ''}f32>"
     text = ("{\n"
             f'    (%0) = "pd_op.data" () {{name:"x"}} : () -> {tx}\n'
             f'    (%1) = "pd_op.data" () {{name:"y"}} : () -> {ty}\n'
-            f'    (%2) = "pd_op.subtract" (%0, %1) {{}} : ({tx}, {ty}) -> {tx}\n'
+            f'    (%2) = "pd_op.subtract" (%0, %1) {{}} : ({tx}, {ty}) -> {to}\n'
             "}\n")
     program = parse_program(text)
     if ok:
         verify(program)
     else:
         with pytest.raises(VerifyError, match=r"pd_op.subtract: operand shapes .* do not broadcast"):
+            verify(program)
+
+
+@pytest.mark.parametrize("op,x,y,out,ok", [
+    ("pd_op.add", "2x8", "8", "2x8", True), ("pd_op.add", "-1x8", "8", "-1x8", True),
+    ("pd_op.add", "2x1", "3", "2x3", True), ("pd_op.logical_and", "2x8", "8", "2x8", True),
+    ("pd_op.add", "2x8", "8", "3x8", False), ("pd_op.add", "2x8", "8", "8", False),
+    ("pd_op.less_than", "2x8", "2x8", "2x9", False), ("pd_op.logical_and", "2x8", "4", "2x8", False),
+    ("pd_op.bitwise_and", "2x8", "4", "2x8", False),
+])
+def test_an_elementwise_result_is_the_broadcast_shape(op, x, y, out, ok):
+    tx, ty, to = (f"tensor<{s}xf32>" for s in (x, y, out))
+    text = ("{\n"
+            f'    (%0) = "pd_op.data" () {{name:"x"}} : () -> {tx}\n'
+            f'    (%1) = "pd_op.data" () {{name:"y"}} : () -> {ty}\n'
+            f'    (%2) = "{op}" (%0, %1) {{}} : ({tx}, {ty}) -> {to}\n'
+            "}\n")
+    program = parse_program(text)
+    if ok:
+        verify(program)
+    else:
+        with pytest.raises(VerifyError, match=rf"{op}: (operand shapes|the result is typed)"):
             verify(program)

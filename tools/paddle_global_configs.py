@@ -112,6 +112,9 @@ GLOBAL_CONFIGS_2: dict[str, dict] = {
     # mesh: Paddle chains the post-hooks; tests/data/global_mesh/parallelize/gm_gsplit_pp3)
     "gm_gsplit_pp3": _pp("param", "1F1B", 3, pp=3, micro_batches=3, global_batch=6,
                          global_spec=["global_layer", "layers.1"]),
+    # the last layer (the head, on the global mesh) in global_spec: its ops read stage 1's
+    # values, which Paddle accepts as it builds them (its remove_other_rank_op_pass aborts later)
+    "gm_glast_pp2": _pp("param", "1F1B", 2, global_spec=["global_layer", "layers.1"]),
     # LLaMA: the global layer with tensor parallelism and with dp2 on the seed mesh
     "gm_param_dp2_pp2_mp2": _pp("param", "1F1B", 2, ([2, 2, 2], ["dp", "pp", "mp"]),
                                 mp_plan=True, dp_config=True, global_batch=4, seq=4,

@@ -119,28 +119,44 @@ BROADCAST_OPS = frozenset({
     "pd_op.add", "pd_op.subtract", "pd_op.multiply", "pd_op.divide", "pd_op.maximum",
     "pd_op.minimum", "pd_op.elementwise_pow", "pd_op.remainder", "pd_op.floor_divide",
     "pd_op.fmax", "pd_op.fmin", "pd_op.equal", "pd_op.not_equal", "pd_op.less_than",
-    "pd_op.less_equal", "pd_op.greater_than", "pd_op.greater_equal",
+    "pd_op.less_equal", "pd_op.greater_than", "pd_op.greater_equal", "pd_op.logical_and",
+    "pd_op.logical_or", "pd_op.logical_xor", "pd_op.bitwise_and", "pd_op.bitwise_or",
+    "pd_op.bitwise_xor",
 })
 
 
 def broadcast_problem(op: Operation) -> str | None:
     """Why the two operands of an elementwise binary op (:data:`BROADCAST_OPS`) do not
-    broadcast, or None: their shapes aligned at the end, each pair of dimensions equal, or one
-    of them 1 or dynamic (``-1``). Vector, null and unshaped operands are not checked."""
+    broadcast, or its result is not their broadcast shape, or None: the shapes aligned at the
+    end, each pair of dimensions equal, or one of them 1 or dynamic (``-1``, which matches any
+    size). Vector, null and unshaped values are not checked."""
     if op.name not in BROADCAST_OPS or op.num_operands != 2:
         return None
     x, y = op.operand(0), op.operand(1)
-    xs, ys = getattr(getattr(x, "type", None), "shape", None), \
-        getattr(getattr(y, "type", None), "shape", None)
-    if not isinstance(xs, tuple) or not isinstance(ys, tuple):
+    xs, ys = _shape_of(x), _shape_of(y)
+    if xs is None or ys is None:
         return None
-    for i in range(1, min(len(xs), len(ys)) + 1):
-        a, b = xs[-i], ys[-i]
+    out = []
+    for i in range(1, max(len(xs), len(ys)) + 1):
+        a = xs[-i] if i <= len(xs) else 1
+        b = ys[-i] if i <= len(ys) else 1
         if a != b and a != 1 and b != 1 and a != -1 and b != -1:
             return (f"{op.name}: operand shapes {list(xs)} and {list(ys)} do not broadcast "
                     f"(dimension {len(xs) - i} of the first is {a}, dimension {len(ys) - i} of "
                     f"the second is {b}; Paddle: Broadcast dimension mismatch)")
+        out.append(-1 if -1 in (a, b) and 1 in (a, b) else a if b == 1 else b)
+    out.reverse()
+    rs = _shape_of(op.results[0]) if len(op.results) == 1 else None
+    if rs is not None and (len(rs) != len(out) or any(
+            r != o and r != -1 and o != -1 for r, o in zip(rs, out))):
+        return (f"{op.name}: the result is typed {list(rs)}, but operands of shapes {list(xs)} "
+                f"and {list(ys)} broadcast to {out}")
     return None
+
+
+def _shape_of(value) -> tuple | None:
+    shape = getattr(getattr(value, "type", None), "shape", None)
+    return shape if isinstance(shape, tuple) else None
 
 
 def _dist_attr_problems(op: Operation) -> list[str]:

@@ -144,6 +144,18 @@ class ActionGen(SourceGen):
 
     def a_ForAction(self, action, scope, out, pad, depth):
         item = self.temp()
+        if isinstance(action.seq, A.ListExpr) and len(action.seq.items) == 1:
+            # `for x in [e] where c { ... }` (the rules' one-shot conditional): `e` bound and `c`
+            # tested without building and walking a one-item list
+            out.append(f"{pad}{item} = {self.expr(action.seq.items[0], scope)}")
+            inner = {**scope, action.var: item}
+            test = self.expr(action.where, inner) if action.where is not None else "True"
+            out.append(f"{pad}if {test}:")
+            start = len(out)
+            self.block(action.body, inner, out, depth + 1)
+            if len(out) == start:
+                out.append(f"{pad}    pass")
+            return
         seq = self.expr(action.seq, scope)
         out.append(f"{pad}for {item} in iterate({seq}, {self.const(action.seq.span)}):")
         inner = {**scope, action.var: item}  # bindings made in the body stay in the body

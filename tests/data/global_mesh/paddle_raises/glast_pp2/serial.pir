@@ -1,0 +1,36 @@
+{
+    (%0) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_4.b_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<4xf32>
+    (%1) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_4.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8x4xf32>
+    (%2) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_3.b_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8xf32>
+    (%3) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_3.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<16x8xf32>
+    (%4) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_2.b_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<16xf32>
+    (%5) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_2.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8x16xf32>
+    (%6) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_1.b_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8xf32>
+    (%7) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_1.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<16x8xf32>
+    (%8) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_0.b_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<16xf32>
+    (%9) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_0.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8x16xf32>
+    (%10) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"global_param_0.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<8xf32>
+    (%11) = "pd_op.data" () {dtype:float32,name:"input0",place:Place(undefined:0),shape:[2,8],stop_gradient:[false]} : () -> tensor<2x8xf32>
+    (%12) = "pd_op.data" () {dtype:float32,name:"label0",place:Place(undefined:0),shape:[2,4],stop_gradient:[false]} : () -> tensor<2x4xf32>
+    (%13) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],struct_name:"/GlobalMLP/GlobalParam/",value:2} : () -> tensor<1xf32>
+    (%14) = "pd_op.scale" (%10, %13) {bias:0,bias_after_scale:true,stop_gradient:[false],struct_name:"/GlobalMLP/GlobalParam/"} : (tensor<8xf32>, tensor<1xf32>) -> tensor<8xf32>
+    (%15) = "pd_op.add" (%11, %14) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear/"} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+    (%16) = "pd_op.matmul" (%15, %9) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear/Linear/",transpose_x:false,transpose_y:false} : (tensor<2x8xf32>, tensor<8x16xf32>) -> tensor<2x16xf32>
+    (%17) = "pd_op.add" (%16, %8) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear/Linear/"} : (tensor<2x16xf32>, tensor<16xf32>) -> tensor<2x16xf32>
+    (%18) = "pd_op.relu" (%17) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear/"} : (tensor<2x16xf32>) -> tensor<2x16xf32>
+    (%19) = "pd_op.matmul" (%18, %7) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear/Linear_1/",transpose_x:false,transpose_y:false} : (tensor<2x16xf32>, tensor<16x8xf32>) -> tensor<2x8xf32>
+    (%20) = "pd_op.add" (%19, %6) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear/Linear_1/"} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+    (%21) = "pd_op.add" (%20, %14) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear_1/"} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+    (%22) = "pd_op.matmul" (%21, %5) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear_1/Linear/",transpose_x:false,transpose_y:false} : (tensor<2x8xf32>, tensor<8x16xf32>) -> tensor<2x16xf32>
+    (%23) = "pd_op.add" (%22, %4) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear_1/Linear/"} : (tensor<2x16xf32>, tensor<16xf32>) -> tensor<2x16xf32>
+    (%24) = "pd_op.relu" (%23) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear_1/"} : (tensor<2x16xf32>) -> tensor<2x16xf32>
+    (%25) = "pd_op.matmul" (%24, %3) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear_1/Linear_1/",transpose_x:false,transpose_y:false} : (tensor<2x16xf32>, tensor<16x8xf32>) -> tensor<2x8xf32>
+    (%26) = "pd_op.add" (%25, %2) {stop_gradient:[false],struct_name:"/GlobalMLP/GMyLinear_1/Linear_1/"} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+    (%27) = "pd_op.matmul" (%26, %1) {stop_gradient:[false],struct_name:"/GlobalMLP/Linear/",transpose_x:false,transpose_y:false} : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+    (%28) = "pd_op.add" (%27, %0) {stop_gradient:[false],struct_name:"/GlobalMLP/Linear/"} : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+    (%29) = "pd_op.subtract" (%28, %12) {stop_gradient:[false],struct_name:"/MSELoss/"} : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+    (%30) = "pd_op.square" (%29) {stop_gradient:[false],struct_name:"/MSELoss/"} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+    (%31) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),stop_gradient:[true],struct_name:"/MSELoss/",value:[]} : () -> tensor<0xi64>
+    (%32) = "pd_op.mean" (%30, %31) {keepdim:false,stop_gradient:[false],struct_name:"/MSELoss/"} : (tensor<2x4xf32>, tensor<0xi64>) -> tensor<f32>
+    () = "builtin.shadow_output" (%32) {output_name:"loss_0"} : (tensor<f32>) -> 
+}
