@@ -71,7 +71,7 @@ from rulepass.runtime.comm.local import run_ranks
 from .executor import Executor
 from .backward_split import split_backward_halves
 from .global_jobs import CollectiveSite, collective_sites, order_global_collectives, stage_function
-from .messages import BACKWARD, FORWARD, SEND_OPS, message_key
+from .messages import BACKWARD, FORWARD, RECV_OPS, SEND_OPS, message_key, p2p_ordinals
 from .schedules import Job, job_list, uses_v_shape
 from .trace import TraceEvent
 
@@ -93,7 +93,6 @@ __all__ = [
 ]
 
 OPTIMIZE = 2
-_RECV_OPS = frozenset({"pd_op.recv_v2", "pd_op.p_recv"})
 
 
 class PipelineError(RuntimeFailure):
@@ -149,7 +148,7 @@ def _split_three(ops: Sequence[Operation]) -> list[str]:
 def _split_1f1b(ops: Sequence[Operation]) -> list[str]:
     types = _regions(ops, complete_op_roles(ops))
     for i, op in enumerate(ops):
-        if types[i] == "forward" and op.name in _RECV_OPS:
+        if types[i] == "forward" and op.name in RECV_OPS:
             types[i] = "recv_forward"
         elif types[i] == "backward" and op.name in SEND_OPS:
             types[i] = "send_backward"
@@ -194,7 +193,7 @@ def _split_vpp(ops: Sequence[Operation]) -> list[str]:
         if role == BACKWARD:
             kind = "send_backward" if op.name in SEND_OPS else "backward"
         elif role == FORWARD:
-            kind = "recv_forward" if op.name in _RECV_OPS else "forward"
+            kind = "recv_forward" if op.name in RECV_OPS else "forward"
         else:
             raise PipelineError(f"op {i} ({op.name}) has op_role {role}; VPP splits only forward (0), "
                                 "backward (1) and optimizer (2) ops")
@@ -308,7 +307,8 @@ class StageRunner:
             raise PipelineError(str(error)) from error
         # collectives over several stages: one order on every rank (runtime/global_jobs.py)
         stage_of = stage_of or stage_function(executor.process_groups, num_stages, executor.rank)
-        self.stage_of = stage_of
+        # each send/recv matched by its ordinal on its ring (runtime/messages.py)
+        self.ordinals = p2p_ordinals(executor.program.walk())
         self.job_ops, self.jobs = order_global_collectives(
             executor.program, self.job_ops, self.jobs, micro_batches, stage_of,
             executor.process_groups, rank=executor.rank, sites=sites,
@@ -335,15 +335,6 @@ class StageRunner:
         }
         self.v_shape = uses_v_shape(schedule)
 
-    def peer_stage(self, op: Operation) -> int | None:
-        """The pipeline stage of a send/recv's peer (its ring's group at index ``peer``), or
-        None when the group is unknown."""
-        group = self.executor.process_groups.get(int(op.attr("ring_id", -1)))
-        peer = int(op.attr("peer", -1))
-        if group is None or not 0 <= peer < len(group):
-            return None
-        return self.stage_of(group[peer])
-
     def step(self, feeds: Sequence[Mapping[str, Any]], scope: MutableMapping[str, Any]) -> StepResult:
         """Run the job list once. ``feeds[m]``: the inputs of micro-batch m (data name -> array of
         the micro-batch's shape). ``scope``: the rank's persistent variables, updated in place.
@@ -364,7 +355,7 @@ class StageRunner:
             executor.run_ops(
                 indices, envs[m], feeds=feeds[m], scope=scope, outputs=outputs[m],
                 p2p_key=lambda op, job=job: message_key(op, job, self.stage, self.num_stages,
-                                                        self.v_shape, self.peer_stage(op)),
+                                                        self.v_shape, self.ordinals[id(op)]),
                 op_events=events if self.trace_ops else None, origin=self.origin)
             end = time.perf_counter()
             events.append(TraceEvent(

@@ -12,6 +12,7 @@ import pytest
 
 from rulepass.engine.pir.parse import parse_program
 from rulepass.runtime.executor import Executor
+from rulepass.runtime.messages import p2p_ordinals
 from rulepass.runtime.pipeline import (
     PipelineError,
     RankProgram,
@@ -103,8 +104,9 @@ def test_ops_in_a_job_type_the_schedule_never_runs_are_an_error():
     StageRunner(executor, "VPP", stage=0, num_stages=1, micro_batches=2, vpp=2)
 
 
-def _p2p_messages(name):
-    """Every (sender, receiver, key) a pipeline configuration sends and receives in one step."""
+def _p2p_messages(name, ordinals=False):
+    """Every (sender, receiver, key) a pipeline configuration sends and receives in one step
+    (keyed as the stage runner keys them with ``ordinals``, else by boundaries)."""
     sent, received = Counter(), Counter()
     for rank_dir in sorted((CORPUS / name).glob("rank*")):
         config = json.loads((rank_dir / "config.json").read_text())
@@ -114,6 +116,7 @@ def _p2p_messages(name):
         (dense,) = rank_dir.glob("*dense_final.pir")
         program = parse_program(dense.read_text())
         jobs = split_jobs(program, config["schedule"])
+        numbers = p2p_ordinals(program.ops) if ordinals else {}
         stage = rank // (world // pp)
         for job in job_list(config["schedule"], pp, stage, config["micro_batches"], config["vpp"]):
             for i in jobs.get(job.type, []):
@@ -121,7 +124,7 @@ def _p2p_messages(name):
                 if o.name not in ("pd_op.send_v2", "pd_op.recv_v2"):
                     continue
                 peer = groups[o.attr("ring_id")][o.attr("peer")]
-                key = message_key(o, job, stage, pp)
+                key = message_key(o, job, stage, pp, ordinal=numbers.get(id(o)))
                 if o.name == "pd_op.send_v2":
                     sent[(rank, peer, key)] += 1
                 else:
@@ -129,11 +132,12 @@ def _p2p_messages(name):
     return sent, received
 
 
+@pytest.mark.parametrize("ordinals", [False, True])
 @pytest.mark.parametrize("name", ["pp2_1f1b", "pp2_vpp2", "dp2_pp2"])
-def test_message_keys_pair_every_send_with_its_recv(name):
+def test_message_keys_pair_every_send_with_its_recv(name, ordinals):
     """Each key is used once per step and the receiver computes the sender's key, so activations
     and gradients (and micro-batches, and VPP chunks) can never be matched to the wrong recv."""
-    sent, received = _p2p_messages(name)
+    sent, received = _p2p_messages(name, ordinals)
     assert sent == received
     assert set(sent.values()) == {1}
     directions = Counter(key[0] for _, _, key in sent)
@@ -152,28 +156,27 @@ def test_message_key_boundaries():
     assert message_key(send_f, job, 0, 2) == ("forward", 2, 3, 12)
     assert message_key(recv_b, job, 0, 2) == ("backward", 2, 3, 12)
     assert message_key(send_b, job, 0, 2) == ("backward", 1, 3, 12)
-    # the peer known: the previous virtual stage (1, on stage 1) is what it was
-    assert message_key(recv_f, job, 0, 2, peer_stage=1) == ("forward", 1, 3, 12)
-    assert message_key(send_b, job, 0, 2, peer_stage=1) == ("backward", 1, 3, 12)
-    # ... and a peer on this stage's own earlier chunk (a value passed from chunk 0 of stage 0,
-    # virtual 0, to its chunk 1) links virtual stages 0 and 2, as stage 0's chunk 0 sends it
-    assert message_key(recv_f, job, 0, 2, peer_stage=0) == ("forward", 0, 3, 12)
-    assert message_key(send_f, Job("forward0", 3), 0, 2, peer_stage=0) == ("forward", 0, 3, 12)
+    # with its ordinal (the stage runner's key): micro-batch, ring and ordinal
+    assert message_key(recv_f, job, 0, 2, ordinal=4) == ("forward", 3, 12, 4)
+    assert message_key(send_b, job, 0, 2, ordinal=0) == ("backward", 3, 12, 0)
+    assert p2p_ordinals(p.ops) == {id(recv_f): 0, id(send_f): 0, id(recv_b): 1, id(send_b): 1}
 
 
-def test_a_value_sent_past_the_next_stage_is_keyed_alike_at_both_ends():
-    # pp3 1F1B: stage 0 sends to stage 2 (a plan's pre-hook reshard, examples/par_pp3_skip_stage)
-    p = parse_program("{\n" + RECV.format(r="0", role=0, chunk=0) + "\n" + SEND.format(i=0, role=0, chunk=0)
-                      + "\n" + RECV.format(r="1", role=1, chunk=0) + "\n"
-                      + SEND.format(i=1, role=1, chunk=0) + "\n}\n")
-    recv_f, send_f, recv_b, send_b = p.ops
-    forward, backward = Job("forward0", 1), Job("backward0", 1)
-    assert message_key(send_f, forward, 0, 3, peer_stage=2) == \
-        message_key(recv_f, forward, 2, 3, peer_stage=0) == ("forward", 0, 1, 12)
-    assert message_key(send_b, backward, 2, 3, peer_stage=0) == \
-        message_key(recv_b, backward, 0, 3, peer_stage=2) == ("backward", 0, 1, 12)
-    # without the peer the receiver took the link from stage 1, and waited forever
-    assert message_key(recv_f, forward, 2, 3) == ("forward", 1, 1, 12)
+def test_a_value_sent_past_the_next_stage_pairs_by_its_ordinal():
+    # pp4 vpp2: virtual stage 0 (stage 0) sends to virtual stage 7 (stage 3), past five others
+    # (a residual, Paddle's default layout); stage 3 also receives stage 2's activations on
+    # another ring. By boundaries the receiver took the link from virtual stage 6 and waited
+    # forever; by ordinals each side counts its own sends (receives) on the ring.
+    sender = parse_program("{\n" + RECV.format(r="0", role=0, chunk=0) + "\n"
+                           + SEND.format(i=0, role=0, chunk=0) + "\n}\n")
+    receiver = parse_program("{\n" + RECV.format(r="0", role=0, chunk=1) + "\n}\n")
+    send, recv = sender.ops[1], receiver.ops[0]
+    assert message_key(send, Job("forward0", 1), 0, 4, ordinal=p2p_ordinals(sender.ops)[id(send)]) \
+        == message_key(recv, Job("forward1", 1), 3, 4,
+                       ordinal=p2p_ordinals(receiver.ops)[id(recv)]) == ("forward", 1, 12, 0)
+    # by boundaries they differ: 0 against 6
+    assert message_key(send, Job("forward0", 1), 0, 4)[1] == 0
+    assert message_key(recv, Job("forward1", 1), 3, 4)[1] == 6
 
 
 def test_micro_batches_are_in_order_slices_then_dp_shards():

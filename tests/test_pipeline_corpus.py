@@ -34,9 +34,10 @@ PIPELINES = [c for c in CONFIGS if (CORPUS / c / "rank0" / "jobs.txt").exists()]
 DEADLOCKING_PLANS = {"gm_gparam_pp2_1f1b", "gm_input_pp2_1f1b", "gm_input_pp2_1f1b_3d",
                      "gm_param_pp2_1f1b", "gm_param_pp2_1f1b_3d", "gm_none_pp2_vpp2_3d"}
 #: Paddle's VPP chain on a 3-D global mesh sends the global value from stage 1 to stage 0 in the
-#: forward (a stage-to-stage reshard complete_chunk_id makes); our message keys assume sends go
-#: down the pipeline, so that transfer never matches (`unkeyed_forward_sends` finds such
-#: programs; this set checks that it does).
+#: forward (a stage-to-stage reshard complete_chunk_id makes), against the pipeline: stage 0's
+#: first forward waits for stage 1's copy, which stage 1 sends only in its own first forward,
+#: after stage 0's activation reached it; no job list breaks that cycle (`unkeyed_forward_sends`
+#: finds such programs; this set checks that it does).
 UNKEYED = {"gm_none_pp2_vpp2_3d"}
 
 
@@ -169,8 +170,8 @@ def test_the_unkeyed_sends_of_the_corpus_are_found():
 @pytest.mark.parametrize("name", CONFIGS)
 def test_dense_programs_reproduce_paddle(name):
     if unkeyed_forward_sends(name):
-        pytest.skip("a forward value goes to a virtual stage other than the next one: our "
-                    "message keys cannot pair it (UNKEYED)")
+        pytest.skip("a forward value goes back up the pipeline: stage 0 waits for stage 1's "
+                    "copy, which stage 1 sends after stage 0's activation (UNKEYED)")
     config, reference, ranks, types, result = run_config(name)
     assert check_against_paddle(name, reference, ranks, types, result) >= len(np.load(CORPUS / name / "params.npz"))
     # A trace event per job per step on every rank, in order on each rank (and the jobs that give
