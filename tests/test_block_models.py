@@ -21,6 +21,11 @@ is idempotent on Paddle's output, and the example trains to Paddle's losses.
 `assign_value_`), hardswish and log_softmax, which had no grad definition ("no grad definition
 matches pd_op.hardswish") nor kernel: append_backward prints Paddle's backward byte for byte, and
 the example trains to Paddle's losses.
+
+`skipres_pp4_vpp2`: block 0's output added to the head's input, with the blocks round-robin over
+four stages under VPP: a send from virtual stage 0 to virtual stage 7 (a second outside trial).
+The receiver keyed it as coming from virtual stage 6 and waited forever; sends and receives are
+now matched by their ordinal on their ring (runtime/messages.py).
 """
 
 from pathlib import Path
@@ -110,7 +115,7 @@ def test_backward_of_the_activations_is_paddles():
             "pd_op.hardswish_grad", "pd_op.log_softmax_grad"} <= names
 
 
-@pytest.mark.parametrize("name", sorted(CASES) + ["acts_pp2_1f1b"])
+@pytest.mark.parametrize("name", sorted(CASES) + ["acts_pp2_1f1b", "skipres_pp4_vpp2"])
 def test_example_trains_to_paddles_losses(name):
     example = load_example(ROOT / "examples" / name)
     report = summarize(example, run_local(example, RunOptions()))

@@ -76,6 +76,12 @@ CONFIGS: dict[str, dict] = {
                           micro_batches=2, global_batch=4, hidden=8, inter=16, out=4,
                           layer_stages=[0, 1], seg_method="", local_map=False,
                           custom="activations"),
+    # block 0's output added to the head's input: a send past the next stage, from virtual
+    # stage 0 to the last under VPP (blocks round-robin, the layout complete_chunk_id gives)
+    "skipres_pp4_vpp2": dict(kind="pp", world_size=4, pp=4, vpp=2, mp=1, dp=1, schedule="VPP",
+                             micro_batches=4, global_batch=8, hidden=8, inter=16, out=4,
+                             layer_stages=[0, 1, 2, 3, 0, 1, 2, 3], seg_method="MyLinear",
+                             local_map=False, custom="residual"),
 }
 # configurations built through dist.parallelize (tools/paddle_parallelize_models.py)
 CONFIGS.update(pm.GLOBAL_CONFIGS)

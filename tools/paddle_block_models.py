@@ -11,6 +11,9 @@
 - ``activations``: on ``[batch, hidden]``, leaky_relu, maximum, index_select by a
   ``paddle.to_tensor`` index (``pd_op.assign_value_``), hardswish and log_softmax, scaled to
   stay well conditioned; blocks ``ActBlock``.
+- ``residual``: the pipeline MLP's blocks (``MyLinear``: linear, relu, linear) with block 0's
+  output added to the head's input on the last stage: a value sent past the next stage (under
+  VPP with blocks round-robin over the stages, from virtual stage 0 to the last one).
 
 Under VPP (``vpp_seg_method`` the block name) complete_chunk_id moves whole blocks to other
 stages: the vector results and the combines are what these models add (tests/data/pieces/).
@@ -21,8 +24,8 @@ from __future__ import annotations
 
 
 def build_block_model(cfg: dict, distributed: bool, seed: int):
-    """(layer, stage meshes) for ``cfg["custom"]`` in ``attention``, ``split_concat`` or
-    ``activations``: one
+    """(layer, stage meshes) for ``cfg["custom"]`` in ``attention``, ``split_concat``,
+    ``activations`` or ``residual``: one
     block per entry of ``cfg["layer_stages"]`` (its stage), then a ``Linear(hidden, out)`` head
     on the last stage; activations resharded to the next block's stage mesh. Without
     ``distributed`` no dist API is touched (the reference run), with the same initial values
@@ -98,8 +101,18 @@ def build_block_model(cfg: dict, distributed: bool, seed: int):
             h = F.log_softmax(F.hardswish(h), axis=-1) * 0.1
             return self.b(h) + x
 
-    block = {"attention": Block, "split_concat": OpsBlock,
-             "activations": ActBlock}[cfg["custom"]]
+    class MyLinear(nn.Layer):
+        def __init__(self, mesh):
+            super().__init__()
+            self.linear0 = nn.Linear(hidden, inter)
+            self.linear1 = nn.Linear(inter, hidden)
+            placed(self, mesh, (self.linear0, self.linear1))
+
+        def forward(self, x):
+            return self.linear1(F.relu(self.linear0(x)))
+
+    block = {"attention": Block, "split_concat": OpsBlock, "activations": ActBlock,
+             "residual": MyLinear}[cfg["custom"]]
 
     class Net(nn.Layer):
         def __init__(self, stage_meshes):
@@ -112,12 +125,17 @@ def build_block_model(cfg: dict, distributed: bool, seed: int):
 
         def forward(self, x):
             prev = self.layer_meshes[0]
+            first = None
             for mesh, layer in zip(self.layer_meshes + [self.head_mesh],
                                    list(self.layers) + [self.head]):
                 if distributed and mesh != prev:
                     x = dist.reshard(x, mesh, [dist.Replicate()])
                 prev = mesh
+                if layer is self.head and cfg["custom"] == "residual":
+                    x = x + (dist.reshard(first, mesh, [dist.Replicate()]) if distributed
+                             else first)
                 x = layer(x)
+                first = x if first is None else first
             return x
 
     paddle.seed(seed)
