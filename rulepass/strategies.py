@@ -113,12 +113,15 @@ def types(draw, mesh: ProcessMesh | None = None, shape=None, dtype=None):
 def attribute_values() -> st.SearchStrategy:
     """Attribute values as Paddle prints them: bools, ints, floats (``%g``-printable or not,
     ``inf``, ``nan``), strings (quotes and backslashes included), dtype symbols, places, and
-    arrays of those."""
+    arrays of those; no string ends in a backslash (it does not read back)."""
     scalar = st.one_of(
         st.booleans(),
         st.integers(-(2 ** 40), 2 ** 40),
         st.floats(allow_nan=True, allow_infinity=True),
-        st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=8),
+        # not ending in a backslash: Paddle prints such a value as `"...\"`, which no lexer reads
+        # back (docs/deviations.md, "Strings ending in a backslash")
+        st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=8).filter(
+            lambda s: not s.endswith("\\")),
         st.sampled_from([Symbol("float32"), Symbol("int64"), Symbol("NCHW"), Symbol("bool")]),
         st.sampled_from([Place("cpu"), Place("gpu:0"), Place("undefined:0")]),
     )
