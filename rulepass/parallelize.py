@@ -35,13 +35,13 @@ def check_serial(program: Program, file: str = "serial.pir") -> None:
 
 def check_placed(program: Program, file: str = "plan.toml") -> None:
     """The operands of every elementwise binary op broadcast (``verify.broadcast_problem``: a
-    sequence-parallel hook on a layer whose tensors were never swapped; Paddle refuses the
-    op as it builds it), and every op reads its operands on the meshes its dist attribute
-    names: a value made on
+    sequence-parallel hook on a layer whose tensors were never swapped; Paddle refuses the op
+    as it builds it), and every op reads values whose ranks belong to its mesh: a value made on
     another stage and read without a reshard (a layer every stage reads, left out of
     ``global_spec``) raises PlanError naming the op, its layer and both meshes. Paddle 3.3.1
     refuses the same program as it builds it (``PreconditionNotMet: operand_dist_attrs element's
-    mesh ... not belong to input mesh``); left alone it failed later, in the chain."""
+    mesh ... not belong to input mesh``); left alone it failed later, in the chain. An op on the
+    global mesh may read a stage's value (its ranks are the global mesh's)."""
     for op in program.walk():
         problem = broadcast_problem(op)
         if problem:

@@ -13,8 +13,8 @@ Without ordinals (``pipeline.PlanRunner``, which runs Paddle's job programs apar
 ``(direction, boundary, m, ring_id)``: boundary ``b`` the lower of the two virtual stages the
 message links, assuming adjacent ones (virtual stage ``v = c * pp + s``, or the V order of
 ZBVPP and ZBV, ``schedules.virtual_stage``): a forward send and a backward receive use
-``b = v``, a forward receive and a backward send ``b = v - 1``. Ops of another role are keyed
-``("other", ring_id, m)`` (with the ordinal when there is one).
+``b = v``, a forward receive and a backward send ``b = v - 1``. Ops of another role take
+``"other"`` as their direction (without ordinals: ``("other", ring_id, m)``).
 """
 
 from __future__ import annotations

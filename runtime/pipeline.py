@@ -37,8 +37,9 @@ micro-batch; the gradient-merge ops already in Paddle's programs (``add_`` into
 none of its own.
 
 **Messages**: a ``send_v2``/``recv_v2`` is matched by the key both ends compute
-(``messages.message_key``: direction, the virtual stages it links, micro-batch, ring), so an
-activation and a gradient, or two micro-batches, can never be swapped.
+(``messages.message_key``: direction, micro-batch, ring and the op's ordinal among its rank's
+sends to, or receives from, that peer on that ring), so an activation and a gradient, or two
+micro-batches, can never be swapped, however far apart the two stages are.
 
 **Paddle's own plan** (:class:`PlanRunner`): the job programs Paddle's pass builds
 (``job_<type>.pir``) can be run instead of the split, each job in a fresh environment, values
