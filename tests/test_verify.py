@@ -100,6 +100,25 @@ def test_cli_usage_error_exits_2():
     assert run.returncode == 2
 
 
+def _binary(op: str, x: str, y: str, out: str):
+    """A program of two inputs shaped ``x`` and ``y`` (``"2x4"``; ``""`` for 0-d) and ``op`` of
+    them typed ``out``."""
+    tx, ty, to = (f"tensor<{s + 'x' if s else ''}f32>" for s in (x, y, out))
+    return parse_program("{\n"
+                         f'    (%0) = "pd_op.data" () {{name:"x"}} : () -> {tx}\n'
+                         f'    (%1) = "pd_op.data" () {{name:"y"}} : () -> {ty}\n'
+                         f'    (%2) = "{op}" (%0, %1) {{}} : ({tx}, {ty}) -> {to}\n'
+                         "}\n")
+
+
+def _verifies(program, ok: bool, error: str) -> None:
+    if ok:
+        verify(program)
+    else:
+        with pytest.raises(VerifyError, match=error):
+            verify(program)
+
+
 @pytest.mark.parametrize("x,y,ok", [
     ("2x4x4", "2x4x4", True), ("2x4x4", "4", True), ("2x1x4", "3x1", True),
     ("-1x4", "2x4", True), ("4", "1", True), ("", "3", True),  # a 0-d operand broadcasts
@@ -107,21 +126,10 @@ def test_cli_usage_error_exits_2():
 ])
 def test_elementwise_operands_must_broadcast(x, y, ok):
     # Paddle's ElementwiseInferMeta refuses the others as it builds the op
-    tx, ty = (f"tensor<{s + 'x' if s else ''}f32>" for s in (x, y))
     dims = lambda s: [abs(int(d)) for d in s.split("x")] if s else []  # noqa: E731
     out = "x".join(map(str, np.broadcast_shapes(dims(x), dims(y)))) if ok else x
-    to = f"tensor<{out + 'x' if out else ''}f32>"
-    text = ("{\n"
-            f'    (%0) = "pd_op.data" () {{name:"x"}} : () -> {tx}\n'
-            f'    (%1) = "pd_op.data" () {{name:"y"}} : () -> {ty}\n'
-            f'    (%2) = "pd_op.subtract" (%0, %1) {{}} : ({tx}, {ty}) -> {to}\n'
-            "}\n")
-    program = parse_program(text)
-    if ok:
-        verify(program)
-    else:
-        with pytest.raises(VerifyError, match=r"pd_op.subtract: operand shapes .* do not broadcast"):
-            verify(program)
+    _verifies(_binary("pd_op.subtract", x, y, out), ok,
+              r"pd_op.subtract: operand shapes .* do not broadcast")
 
 
 @pytest.mark.parametrize("op,x,y,out,ok", [
@@ -132,15 +140,4 @@ def test_elementwise_operands_must_broadcast(x, y, ok):
     ("pd_op.bitwise_and", "2x8", "4", "2x8", False),
 ])
 def test_an_elementwise_result_is_the_broadcast_shape(op, x, y, out, ok):
-    tx, ty, to = (f"tensor<{s}xf32>" for s in (x, y, out))
-    text = ("{\n"
-            f'    (%0) = "pd_op.data" () {{name:"x"}} : () -> {tx}\n'
-            f'    (%1) = "pd_op.data" () {{name:"y"}} : () -> {ty}\n'
-            f'    (%2) = "{op}" (%0, %1) {{}} : ({tx}, {ty}) -> {to}\n'
-            "}\n")
-    program = parse_program(text)
-    if ok:
-        verify(program)
-    else:
-        with pytest.raises(VerifyError, match=rf"{op}: (operand shapes|the result is typed)"):
-            verify(program)
+    _verifies(_binary(op, x, y, out), ok, rf"{op}: (operand shapes|the result is typed)")
