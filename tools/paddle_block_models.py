@@ -86,13 +86,17 @@ def build_block_model(cfg: dict, distributed: bool, seed: int):
             h = h / (1.0 + paddle.mean(paddle.abs(h), axis=-1, keepdim=True))
             return self.b(h) + x
 
-    class ActBlock(nn.Layer):
+    class TwoLinear(nn.Layer):
+        """``a``: hidden -> inter, ``b``: inter -> hidden, on ``mesh`` (a struct_name is the
+        subclass's name)."""
+
         def __init__(self, mesh):
             super().__init__()
             self.a = nn.Linear(hidden, inter)
             self.b = nn.Linear(inter, hidden)
             placed(self, mesh, (self.a, self.b))
 
+    class ActBlock(TwoLinear):
         def forward(self, x):
             h = F.leaky_relu(self.a(x), 0.1)
             h = paddle.maximum(h, h * 0.5 - 0.1)
@@ -101,15 +105,9 @@ def build_block_model(cfg: dict, distributed: bool, seed: int):
             h = F.log_softmax(F.hardswish(h), axis=-1) * 0.1
             return self.b(h) + x
 
-    class MyLinear(nn.Layer):
-        def __init__(self, mesh):
-            super().__init__()
-            self.linear0 = nn.Linear(hidden, inter)
-            self.linear1 = nn.Linear(inter, hidden)
-            placed(self, mesh, (self.linear0, self.linear1))
-
+    class MyLinear(TwoLinear):
         def forward(self, x):
-            return self.linear1(F.relu(self.linear0(x)))
+            return self.b(F.relu(self.a(x)))
 
     block = {"attention": Block, "split_concat": OpsBlock, "activations": ActBlock,
              "residual": MyLinear}[cfg["custom"]]
