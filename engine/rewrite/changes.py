@@ -111,7 +111,7 @@ class Changes(Observer):
                 for other in op.adjacent(token):
                     fresh[other] = None
             if value_rules:
-                for value in op.operands:
+                for value in op._operands:  # read, not copied
                     if value is not None and value.owner is None and value not in queued:
                         values[value] = None  # a kwarg or block argument
         for op in self.nearby:
@@ -153,7 +153,7 @@ class Changes(Observer):
         if self.revisits:
             touched = self.touched
             fewer_uses = self.fewer_uses
-            for value in op.operands:
+            for value in op._operands:  # read, not copied
                 if value is not None and value.owner is not None:
                     fewer_uses[value] = None
             nearby = self.nearby

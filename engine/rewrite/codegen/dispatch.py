@@ -134,7 +134,7 @@ def _text(entries: list, backrefs: dict, join_keys, inline: bool) -> tuple:
             # once (pure, on the same op), and when false none of them is tried further
             try:
                 gen.op_locals.add("item")
-                first = f"bool({gen.expr(plan.checks[0][0], {plan.simple: 'item'})})"
+                first = gen.test(plan.checks[0][0], {plan.simple: 'item'})
             except Unsupported:
                 leads[n] = None
             else:
@@ -213,7 +213,7 @@ def _simple(gen: PlanGen, rule, root, plan, has: str, k: int, pad: str, inline: 
         if not inline:
             raise Unsupported("not inlined")
         gen.op_locals.add("item")
-        terms = [f"bool({gen.expr(term, {var: 'item'})})"
+        terms = [gen.test(term, {var: 'item'})
                  for term in plan.checks[0][1 if skip_first else 0:]
                  if not (isinstance(term, A.Literal) and term.value is True)]
         test = " and ".join(([has] if has else []) + terms) or "True"

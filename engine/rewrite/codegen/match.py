@@ -88,7 +88,7 @@ _OF_OP = {
     "role": "{x}.op_role",
     "uses": "_op_uses({x})",
     "results": "list({x}.results)",
-    "operands": "[_v if _v is not None else ABSENT for _v in {x}.operands]",
+    "operands": "[_v if _v is not None else ABSENT for _v in {x}._operands]",
 }
 
 
@@ -168,7 +168,7 @@ class PlanEmitter:
             terms = [t for t in plan.checks[k]
                      if not (isinstance(t, A.Literal) and t.value is True)]  # `where true`
             if terms:
-                test = " and ".join(f"bool({self.gen.expr(t, self.scope)})" for t in terms)
+                test = " and ".join(self.gen.test(t, self.scope) for t in terms)
                 self.emit_line(depth, f"if not ({test}):")
                 self.emit_line(depth + 1, fail)
         env = "{" + ", ".join(f"{name!r}: {self.scope[name]}" for name in self.order) + "}"
@@ -203,7 +203,7 @@ class PlanEmitter:
         terms = [t for t in self.plan.checks[0]
                  if not (isinstance(t, A.Literal) and t.value is True)]
         if terms:
-            test = " and ".join(f"bool({self.gen.expr(t, self.scope)})" for t in terms)
+            test = " and ".join(self.gen.test(t, self.scope) for t in terms)
             self.emit_line(depth, f"if not ({test}):")
             self.emit_line(depth + 1, fail)
 
@@ -286,7 +286,8 @@ class PlanEmitter:
         if specs is not None:
             fixed = len(specs) - (1 if node.rest is not None else 0)
             operands = f"{self.prefix}o{node.index}"
-            emit(depth, f"{operands} = {local}.operands")
+            # the op's own list, not the copy `operands` makes: the match only reads it
+            emit(depth, f"{operands} = {local}._operands")
             if node.rest is not None:
                 emit(depth, f"if len({operands}) < {fixed}:")
             else:
