@@ -106,6 +106,7 @@ def _source(entries: list, backrefs: dict, join_keys) -> tuple:
 def _text(entries: list, backrefs: dict, join_keys, inline: bool) -> tuple:
     """`_source`, with the rules' plans inlined or not."""
     gen = PlanGen()
+    gen.item_attributes = "attributes"
     lines = ["def _dispatch(item):",
              "    C[0] += 1",
              "    current = None",
@@ -255,10 +256,9 @@ def _inlined(gen: PlanGen, rule, root, plan, has: str, k: int, pad: str, backref
     depth = len(pad) // 4
     try:
         emitter = PlanEmitter(rule, plan, backrefs, tuple(join_keys), gen, lines)
+        # no `has` test: the root's own checks test the same keys first (`required` is its
+        # attribute keys), and fail as soon
         lines.append(f"{pad}while True:")
-        if has:
-            lines.append(f"{pad}    if not ({has}):")
-            lines.append(f"{pad}        break")
         emitter.emit(depth + 1, "item", "break",
                      lambda d, env, ops: [f"M[{k}] += 1",
                                           f"return Match(current, {env}, {ops})"],

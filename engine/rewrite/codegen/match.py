@@ -99,6 +99,8 @@ class PlanGen(ScopedGen):
     def __init__(self):
         super().__init__()
         self.op_locals: set[str] = set()
+        #: the local holding `item.attributes`, where the generated function keeps one
+        self.item_attributes: str | None = None
         self.globals.update(_NO=_NO, _SCALARS=_SCALARS, _equal_plain_list=_equal_plain_list)
 
     def x_Call(self, e, scope):
@@ -116,6 +118,8 @@ class PlanGen(ScopedGen):
             if e.name == "dist":
                 t = self.temp()
                 return f"({t} if ({t} := {local}.dist_attr) is not None else ABSENT)"
+            if local == "item" and self.item_attributes is not None:
+                return f"{self.item_attributes}.get({e.name!r}, ABSENT)"
             return f"{local}.attributes.get({e.name!r}, ABSENT)"
         return super().x_Field(e, scope)
 
@@ -163,8 +167,9 @@ class PlanEmitter:
                     self.emit_line(depth, f"for {local} in {self.candidates(node)}:")
                     depth += 1
                     fail = "continue"
+                # a later step's candidates are ops (`candidates`): only their name is tested
                 self.bind_node(node, local, depth, fail, first=(k == 0),
-                               checked=(k == 0 and root_is_op))
+                               checked=(k == 0 and root_is_op), is_op=k > 0)
             terms = [t for t in plan.checks[k]
                      if not (isinstance(t, A.Literal) and t.value is True)]  # `where true`
             if terms:
@@ -209,11 +214,13 @@ class PlanEmitter:
 
     # ---- one pattern ----------------------------------------------------------------------------
     def bind_node(self, node, local: str, depth: int, fail: str, first: bool,
-                  checked: bool = False) -> None:
+                  checked: bool = False, is_op: bool = False) -> None:
         """The checks of `RuleMatcher.bind` for `node` bound to `local`, in its order.
-        `checked`: `local` is an op whose name the node accepts (the dispatch function's item)."""
+        `checked`: `local` is the dispatch function's item, an op whose name the node accepts
+        (its attributes are that function's local `attributes`);
+        `is_op`: `local` is an op (a candidate), its name not yet tested."""
         emit, const = self.emit_line, self.gen.const
-        if not checked:
+        if not checked and not is_op:
             emit(depth, f"if type({local}) is not Operation:")
             emit(depth + 1, fail)
         if node.names is not None and not checked:
@@ -231,8 +238,11 @@ class PlanEmitter:
         self.gen.op_locals.add(local)
         self.bind_var(node.var, local)
         if node.attrs:
-            attributes = f"{self.prefix}a{node.index}"
-            emit(depth, f"{attributes} = {local}.attributes")
+            if checked:
+                attributes = "attributes"  # the dispatch function's item's, read once there
+            else:
+                attributes = f"{self.prefix}a{node.index}"
+                emit(depth, f"{attributes} = {local}.attributes")
             for attr in node.attrs:
                 key = repr(attr.key)
                 kind = type(attr.value)
@@ -366,7 +376,8 @@ class PlanEmitter:
         inner = depth + 1
         self.emit_line(inner, f"{local} = {current}")
         self.emit_line(inner, f"{current} = {local}.next_op")
-        self.bind_node(end, local, inner, f"{body}.append({local}); continue", first=False)
+        self.bind_node(end, local, inner, f"{body}.append({local}); continue", first=False,
+                       is_op=True)
         self.emit_line(inner, "break")
         self.emit_line(depth, "else:")
         self.emit_line(depth + 1, fail)
@@ -377,7 +388,8 @@ class PlanEmitter:
     # ---- candidates -----------------------------------------------------------------------------
     def candidates(self, node) -> str:
         """`RuleMatcher.candidates` for `node`, decided now (what is bound at this step is
-        known): a producer, users, an attribute index lookup, or every op of the names."""
+        known): a producer, users, an attribute index lookup, or every op of the names; each
+        candidate is an op (`bind_node` tests its name, not its type)."""
         const = self.gen.const
         for parent, position in self.backrefs.get(node.index, ()):
             parent_local = self.node_locals.get(parent)
