@@ -165,6 +165,16 @@ class ProgramIndex:
             found = self.ordered[(attribute, value)] = sorted(bucket, key=Operation.position_key)
         return found
 
+    def buckets(self, key: str) -> dict:
+        """Join key `key`'s buckets: hashable value (`hashable`) -> the op filed there, or a
+        list of several in the order they were filed. Built at the first ask (with the
+        pass's other join keys) and kept current by `refresh`: the same dict from then on,
+        which a generated matcher holds to look values up without a call."""
+        buckets = self.by_attr.get(key)
+        if buckets is None:
+            buckets = self.build_attr(key)
+        return buckets
+
     def with_attr(self, key: str, value):
         """The ops whose attribute `key` holds `value` (by `hashable`), in program order: what
         `lookup(("attr", key, hashable(value)))` gives, without the key tuple (the generated

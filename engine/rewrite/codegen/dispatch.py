@@ -28,7 +28,7 @@ import rulepass.engine.lang.nodes as A
 from rulepass.engine.rewrite.bindings import Match
 from rulepass.engine.rewrite.codegen.code_cache import compile_cached
 from rulepass.engine.rewrite.codegen.exprs import Unsupported
-from rulepass.engine.rewrite.codegen.match import PlanEmitter, PlanGen, compilable
+from rulepass.engine.rewrite.codegen.match import JoinBuckets, PlanEmitter, PlanGen, compilable
 from rulepass.engine.rewrite.values import EvalError
 
 _CACHE: dict[tuple, tuple] = {}
@@ -77,6 +77,9 @@ def compile_dispatch(entries: list, attempt, eval_error, ctx, index, backrefs: d
     counts = Counts(distinct_rules(entries))
     namespace = dict(constants, attempt=attempt, eval_error=eval_error, EvalError=EvalError,
                      Match=Match, ctx=ctx, index=index, C=counts.calls, M=counts.matched)
+    for name, value in constants.items():
+        if type(value) is JoinBuckets:  # the join key's buckets in this matcher's index
+            namespace[name] = index.buckets(value.key)
     exec(source, namespace)  # noqa: S102 - text generated here from the rules' plans
     # out of its own globals: the function and the matcher it refers to are then freed by
     # reference counting when the pass ends, not left in a cycle for the collector
@@ -107,6 +110,7 @@ def _text(entries: list, backrefs: dict, join_keys, inline: bool) -> tuple:
     """`_source`, with the rules' plans inlined or not."""
     gen = PlanGen()
     gen.item_attributes = "attributes"
+    gen.join_buckets = {}  # bound to this matcher's index when the function is made
     lines = ["def _dispatch(item):",
              "    C[0] += 1",
              "    current = None",

@@ -17,6 +17,8 @@ the other plans; the test suite compares the two (tests/test_engine_compiled_pat
 
 from __future__ import annotations
 
+import attrs
+
 from rulepass.engine.rewrite.codegen.exprs import ScopedGen, Unsupported
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.ir.core import Operation, Value
@@ -92,6 +94,14 @@ _OF_OP = {
 }
 
 
+@attrs.frozen
+class JoinBuckets:
+    """In a generated function's constants: the index buckets of join key `key`
+    (`ProgramIndex.buckets`), bound when the function is made for a matcher."""
+
+    key: str
+
+
 class PlanGen(ScopedGen):
     """The generator of match code: a ScopedGen that knows which locals hold ops (the bound
     patterns), so a field of one reads its attributes without testing its type."""
@@ -101,6 +111,10 @@ class PlanGen(ScopedGen):
         self.op_locals: set[str] = set()
         #: the local holding `item.attributes`, where the generated function keeps one
         self.item_attributes: str | None = None
+        #: global name -> join key of the index buckets the code reads directly (`JoinBuckets`
+        #: placeholders its maker replaces with `ProgramIndex.buckets`); None: the code asks
+        #: `index.with_attr` (a function shared by every run, whatever its index)
+        self.join_buckets: dict | None = None
         self.globals.update(_NO=_NO, _SCALARS=_SCALARS, _equal_plain_list=_equal_plain_list)
 
     def x_Call(self, e, scope):
@@ -385,6 +399,25 @@ class PlanEmitter:
             self.bind_var(rule.body_var, body)
         return depth
 
+    def join_candidates(self, key: str, value: str) -> str:
+        """The ops filed under `key` = the local `value`: `index.with_attr`, or where the
+        generated function holds the key's buckets (`PlanGen.join_buckets`), the one op of a
+        bucket read from them inline (most values are one op's: an op_id) and
+        `with_attr` only for a bucket of several (which it orders)."""
+        gen = self.gen
+        if gen.join_buckets is None:
+            return f"index.with_attr({key!r}, {value})"
+        name = next((n for n, k in gen.join_buckets.items() if k == key), None)
+        if name is None:
+            name = f"JB{len(gen.join_buckets)}"
+            gen.join_buckets[name] = key
+            gen.globals[name] = JoinBuckets(key)
+        b = gen.temp()
+        found = (f"{name}.get({value} if type({value}) is int or type({value}) is str "
+                 f"else hashable({value}))")
+        return (f"(() if ({b} := {found}) is None else ({b},) if type({b}) is Operation "
+                f"else index.with_attr({key!r}, {value}))")
+
     # ---- candidates -----------------------------------------------------------------------------
     def candidates(self, node) -> str:
         """`RuleMatcher.candidates` for `node`, decided now (what is bound at this step is
@@ -408,5 +441,5 @@ class PlanEmitter:
         for attr in node.attrs:
             name = getattr(attr.value, "name", None)
             if name is not None and name in self.scope and attr.key in self.join_keys:
-                return f"index.with_attr({attr.key!r}, {self.scope[name]})"
+                return self.join_candidates(attr.key, self.scope[name])
         return f"index.named({const(node.names)})"
