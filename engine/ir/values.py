@@ -8,7 +8,12 @@ A value's type change (``set_type``) is journaled and reported like every mutati
 
 from __future__ import annotations
 
+import operator
+
 from rulepass.engine.ir.types import NULL_TYPE
+
+# Operation.position_key of an op, called from C (core.py imports this module, not the reverse)
+_position_key = operator.methodcaller("position_key")
 
 
 class Use:
@@ -61,10 +66,10 @@ class Value:
         if len(self._uses) == 1:
             for use in self._uses:
                 return [use.op]
-        seen = {}
-        for u in self._uses:
-            seen[id(u.op)] = u.op
-        return sorted(seen.values(), key=lambda o: o.position_key())
+        found = {u.op: None for u in self._uses}  # each op once (ops hash by identity)
+        if len(found) == 1:
+            return list(found)
+        return sorted(found, key=_position_key)
 
     def replace_all_uses_with(self, new: "Value | None") -> None:
         """Make every reader of this value read ``new`` instead."""
