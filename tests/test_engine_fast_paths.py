@@ -103,6 +103,31 @@ def test_an_erased_op_keeps_its_results_owner_until_the_outermost_commit():
     assert tanh.result.owner is tanh and tanh.block is program.block
 
 
+def test_an_op_an_inner_undo_put_back_keeps_its_results_owner_at_the_outer_commit():
+    builder = Builder()
+    t = tensor((4,))
+    x = builder.op("pd_op.data", [], {"name": "x"}, [t]).result
+    relu = builder.op("pd_op.relu", [x], {}, [t])
+    tanh = builder.op("pd_op.tanh", [x], {}, [t])
+    program = builder.program
+    with program.transaction():
+        with pytest.raises(RuntimeError):
+            with program.transaction():
+                relu.erase()
+                raise RuntimeError("undo")
+        tanh.erase()
+    assert relu.result.owner is relu and relu.block is program.block
+    assert tanh.result.owner is None
+    # erased, put back by an undo, erased again: freed at the commit that keeps it erased
+    with program.transaction():
+        with pytest.raises(RuntimeError):
+            with program.transaction():
+                relu.erase()
+                raise RuntimeError("undo")
+        relu.erase()
+    assert relu.result.owner is None and relu.block is None
+
+
 def scales(values) -> str:
     lines = [f'    (%0) = "pd_op.data" () {{name:"x"}} : () -> {T}']
     for i, v in enumerate(values, start=1):

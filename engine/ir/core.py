@@ -455,6 +455,7 @@ class Block:
             _set_program(region, None)
         if record and prog is not None and prog._journal is not None:
             prog._journal.append((_relink, self, op, prev, nxt))
+            prog._unlinked.append(op)
 
     def _renumber(self) -> None:
         k = 0
@@ -483,6 +484,8 @@ class Program(Journaled):
             kw._kw_program = self
         self.process_groups: dict[int, tuple[int, ...]] = dict(process_groups or {})
         self._journal: list | None = None
+        # the ops unlinked under a transaction (journaled), for _committed
+        self._unlinked: list[Operation] = []
         self.observer: Observer | None = None
         self.structure_version = 0
 
@@ -500,14 +503,18 @@ class Program(Journaled):
         # The outermost transaction committed: an op it erased for good is garbage once its
         # callers drop it, but its results point back at it (a reference cycle only the cyclic
         # collector would free, walking every object made since it last ran). Their `owner`
-        # is cleared, so reference counting frees them.
-        for entry in journal:
-            if type(entry) is tuple and entry[0] is _relink:
-                op = entry[2]
-                if op.block is None and not op.regions:
-                    for result in op.results:
-                        if result.owner is op:
-                            result.owner = None
+        # is cleared, so reference counting frees them. The ops unlinked are listed apart
+        # (`_unlinked`): the journal holds every change, most of them not an erase. An op
+        # relinked since (an inner transaction undone) has a block again, and is kept.
+        unlinked, self._unlinked = self._unlinked, []
+        for op in unlinked:
+            if op.block is None and not op.regions:
+                for result in op.results:
+                    if result.owner is op:
+                        result.owner = None
+
+    def _rolled_back(self) -> None:
+        self._unlinked = []  # every op unlinked is back (the transaction's undo relinked it)
 
     def walk(self) -> Iterator[Operation]:
         """Every op in printed order, nested blocks included (no recursion)."""

@@ -80,6 +80,8 @@ class Journaled:
                 else:
                     undo()
             self._journal = outer
+            if outer is None:
+                self._rolled_back()
             raise
         else:
             journal = self._journal
@@ -91,3 +93,6 @@ class Journaled:
 
     def _committed(self, journal: list) -> None:
         """The outermost transaction's changes are final (`journal`: their undo entries)."""
+
+    def _rolled_back(self) -> None:
+        """The outermost transaction was undone."""
