@@ -527,15 +527,27 @@ class Program(Journaled):
                 yield op
             op = following
 
-    def op_list(self) -> list[Operation]:
-        """Every op in printed order, nested ones included: `list(walk())`, made faster."""
+    def op_list(self, mark=_NO_MARK) -> list[Operation]:
+        """Every op in printed order, nested ones included: `list(walk())`, made faster. With
+        `mark`, each op's `mark` is set to it on the way (a rewrite driver queueing them all)."""
         out: list[Operation] = []
         append = out.append
         op = self.block._first
+        if mark is _NO_MARK:
+            while op is not None:
+                if op.regions:
+                    out.extend(op.walk())
+                else:
+                    append(op)
+                op = op._next
+            return out
         while op is not None:
             if op.regions:
-                out.extend(op.walk())
+                for inner in op.walk():
+                    inner.mark = mark
+                    append(inner)
             else:
+                op.mark = mark
                 append(op)
             op = op._next
         return out

@@ -168,9 +168,11 @@ class Driver:
         join_keys = join_keys_of(cpass)
         # what the IR reports while the pass runs; positions are answered at the end
         # every op, in printed order: the first round's items, the budget's size
-        self.ops = program.op_list()
-        self.position_log = PositionLog(program, self.ops) if trace_positions else None
         fixpoint = cpass.strategy == "fixpoint"
+        #: the fixpoint's mark of queued ops: the first round's, set as the ops are listed
+        self.token = object() if fixpoint else None
+        self.ops = program.op_list(self.token) if fixpoint else program.op_list()
+        self.position_log = PositionLog(program, self.ops) if trace_positions else None
         # the attribute keys whose change sends the driver to the changed op's neighbours
         self.changes = Changes(self.position_log, join_keys, fixpoint,
                                neighbour_keys(cpass) if fixpoint else None)
@@ -192,7 +194,6 @@ class Driver:
         self.matcher = RuleMatcher(cpass, self.ctx, self.index, compiled)
         self.matcher.timing = timing
         self.value_rules = bool(self.matcher.value_rules)
-        self.token = None  # the fixpoint's mark of queued ops (`fixpoint`)
         self.rewriter = Rewriter(None, self.ctx, cpass.name, compiled)
         self.size = max(1, len(self.ops))
         self.budget = BUDGET_PER_OP * self.size + BUDGET_BASE
@@ -252,8 +253,12 @@ class Driver:
 
     def items(self) -> list:
         """Everything a full round visits: every op in program order, then (for value rules)
-        the values no op defines."""
-        items: list = self.ops if self.ops is not None else self.program.op_list()
+        the values no op defines. In a fixpoint the ops come marked queued (`mark` = the
+        token): the first round's when listed at the start, a later round's as listed."""
+        items: list = self.ops
+        if items is None:
+            token = self.token
+            items = self.program.op_list() if token is None else self.program.op_list(token)
         self.ops = None  # the program as the pass found it: later rounds walk it again
         if self.matcher.value_rules:
             values = list(self.program.kwargs) + list(self.program.block.args)
@@ -288,10 +293,10 @@ class Driver:
         """Worklist to fixpoint; a final full round confirms that nothing matches anywhere.
         An op is queued when its `mark` is this run's token (no set of queued ops to keep);
         values (for value rules) are queued in a dict."""
-        token = self.token = object()
+        token = self.token
         items = self.items()
         queue = collections.deque(items)
-        queued = self.enqueue_round(items, token)
+        queued = self.queued_values(items)
         dirty = False
         # the loop runs once per op and round: what it reads is in locals
         program, first_at, stats, popleft = self.program, self.matcher.first_at, self.stats, \
@@ -308,7 +313,7 @@ class Driver:
                 dirty = False
                 items = self.items()
                 queue.extend(items)
-                queued = self.enqueue_round(items, token)
+                queued = self.queued_values(items)
                 continue  # the confirming round may be empty: the program lost its last op
             item = popleft()
             if type(item) is Operation:
@@ -340,17 +345,12 @@ class Driver:
                 dirty = True
                 apply(found, queued, queue)
 
-    @staticmethod
-    def enqueue_round(items: list, token) -> dict:
-        """Mark the ops of a round's `items` queued (`mark` = `token`); returns the dict of its
-        queued values."""
-        values: dict = {}
-        for item in items:
-            if type(item) is Operation:
-                item.mark = token
-            else:
-                values[item] = None
-        return values
+    def queued_values(self, items: list) -> dict:
+        """The values of a round's `items` (for value rules), queued: a dict (the ops are
+        queued by their `mark`, set by `items`)."""
+        if not self.value_rules:
+            return {}
+        return {item: None for item in items if type(item) is not Operation}
 
     def sweep(self, reverse: bool) -> None:
         """Visit each op once in program order (or reverse), then the values no op defines
