@@ -176,6 +176,33 @@ def test_cost_after_a_rewrite_only_neighbours_are_revisited():
     assert tried < 6 * n
 
 
+FAR = """
+pass far {
+  rule flag_tanh { match { o = pd_op.tanh } where not has(o.flag) rewrite { set o.flag = true } }
+  # reads the flag of an op of its body, not next to its start: a match the worklist does not
+  # see coming, which the confirming round finds
+  rule close { match region t = pd_op.exp(_) .. f = pd_op.log(_) as body
+    where any(o in body, has(o.flag)) and not has(t.closed)
+    rewrite { set t.closed = true } }
+}
+"""
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_the_confirming_round_applies_what_it_finds_and_goes_on_in_order(compiled):
+    region = ["pd_op.exp", "pd_op.relu", "pd_op.relu", "pd_op.tanh", "pd_op.relu", "pd_op.log"]
+    program = parse_program(chain(region * 3 + ["pd_op.relu"]))
+    rule_set = rules(FAR).with_compiled(compiled)
+    result = rule_set.run_pass(program, "far")
+    trace = [(a.rule, a.as_dict()["before"][0]["name"]) for a in result.trace]
+    # the three flags in round one, then the three regions in the confirming round: its
+    # first match at the first exp, then the ops after it visited in order
+    assert trace == [("flag_tanh", "pd_op.tanh")] * 3 + [("close", "pd_op.exp")] * 3
+    exps = [op for op in program.walk() if op.name == "pd_op.exp"]
+    assert [op.attributes.get("closed") for op in exps] == [True, True, True]
+    assert rule_set.run_pass(program, "far").trace == ()
+
+
 def test_trace_lines_and_per_rule_stats():
     rule_set = rules(FOLD, "fold.rw")
     program = parse_program(chain(["pd_op.scale", "pd_op.scale"], {1: "scale:2", 2: "scale:3"}))

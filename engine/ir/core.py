@@ -295,13 +295,9 @@ class Operation:
         """A detached copy reading ``value_map.get(v, v)`` for each operand; its results are
         added to ``value_map``; regions are cloned too."""
         value_map = {} if value_map is None else value_map
-        op = Operation.create(
-            self.name,
-            [value_map.get(v, v) if v is not None else None for v in self._operands],
-            [r.type for r in self.results],
-            dict(self.attributes),
-            self.dist_attr,
-        )
+        operands = [value_map.get(v, v) if v is not None else None for v in self._operands]
+        op = Operation.create(self.name, operands, [r.type for r in self.results],
+                              dict(self.attributes), self.dist_attr)
         for r, c in zip(self.results, op.results):
             value_map[r] = c
         for region in self.regions:
@@ -329,11 +325,6 @@ def _set_program(block: "Block", program: "Program | None") -> None:
                 if region._program is not program:
                     stack.append(region)
             op = op._next
-
-
-def _relink(block: "Block", op: Operation, prev, nxt) -> None:
-    """Undo an erase: `op` back into `block` between `prev` and `nxt` (a journal entry)."""
-    block._link(op, prev, nxt, record=False)
 
 
 class Block:
@@ -454,7 +445,7 @@ class Block:
         for region in op.regions:
             _set_program(region, None)
         if record and prog is not None and prog._journal is not None:
-            prog._journal.append((_relink, self, op, prev, nxt))
+            prog._journal.append((self._link, op, prev, nxt, False))  # the undo: relinked
             prog._unlinked.append(op)
 
     def _renumber(self) -> None:
@@ -484,8 +475,7 @@ class Program(Journaled):
             kw._kw_program = self
         self.process_groups: dict[int, tuple[int, ...]] = dict(process_groups or {})
         self._journal: list | None = None
-        # the ops unlinked under a transaction (journaled), for _committed
-        self._unlinked: list[Operation] = []
+        self._unlinked: list[Operation] = []  # unlinked under a transaction (_committed)
         self.observer: Observer | None = None
         self.structure_version = 0
 
@@ -503,9 +493,8 @@ class Program(Journaled):
         # The outermost transaction committed: an op it erased for good is garbage once its
         # callers drop it, but its results point back at it (a reference cycle only the cyclic
         # collector would free, walking every object made since it last ran). Their `owner`
-        # is cleared, so reference counting frees them. The ops unlinked are listed apart
-        # (`_unlinked`): the journal holds every change, most of them not an erase. An op
-        # relinked since (an inner transaction undone) has a block again, and is kept.
+        # is cleared, so reference counting frees them. An op relinked since (an inner
+        # transaction undone) has a block again.
         unlinked, self._unlinked = self._unlinked, []
         for op in unlinked:
             if op.block is None and not op.regions:
@@ -532,22 +521,17 @@ class Program(Journaled):
         `mark`, each op's `mark` is set to it on the way (a rewrite driver queueing them all)."""
         out: list[Operation] = []
         append = out.append
+        marking = mark is not _NO_MARK
         op = self.block._first
-        if mark is _NO_MARK:
-            while op is not None:
-                if op.regions:
-                    out.extend(op.walk())
-                else:
-                    append(op)
-                op = op._next
-            return out
         while op is not None:
             if op.regions:
                 for inner in op.walk():
-                    inner.mark = mark
+                    if marking:
+                        inner.mark = mark
                     append(inner)
             else:
-                op.mark = mark
+                if marking:
+                    op.mark = mark
                 append(op)
             op = op._next
         return out

@@ -33,7 +33,7 @@ from rulepass.engine.lang.check import children
 from rulepass.engine.rewrite.compiled import CompiledPass
 from rulepass.engine.rewrite.functions import REGISTRY, FunctionCalls
 from rulepass.engine.rewrite.changes import Changes, PositionLog
-from rulepass.engine.rewrite.reads import neighbour_keys
+from rulepass.engine.rewrite.reads import join_keys_of, neighbour_keys
 from rulepass.engine.rewrite.trace import Application, PassStats, applications
 
 #: Applications allowed per op of the program (plus a constant for tiny programs).
@@ -120,25 +120,6 @@ def constant_calls(cpass: CompiledPass, ctx: Context) -> list | None:
 
 
 _UNMADE = object()
-
-
-def join_keys_of(cpass: CompiledPass) -> set[str]:
-    """The attribute keys the pass's rules join patterns on: a key bound to a variable that
-    another pattern of the rule binds from an attribute too (`f = * {op_id: k}` with
-    `g = * {grad_of: k}`: op_id and grad_of). The index files ops by these; an attribute
-    bound in one pattern only (`{chunk_id: c}` read by `where`) is never looked up."""
-    keys: set[str] = set()
-    for rule in cpass.rules:
-        nodes_of: dict[str, set] = {}
-        for node in rule.nodes:
-            for attr in node.attrs:
-                if isinstance(attr.value, A.AttrBind):
-                    nodes_of.setdefault(attr.value.name, set()).add(node.index)
-        for node in rule.nodes:
-            for attr in node.attrs:
-                if isinstance(attr.value, A.AttrBind) and len(nodes_of[attr.value.name]) > 1:
-                    keys.add(attr.key)
-    return keys
 
 
 def _no_rule(op) -> None:
@@ -311,6 +292,17 @@ class Driver:
                 if not dirty:
                     return
                 dirty = False
+                if not self.value_rules:
+                    hit = self.confirm(match, queue)
+                    if hit is None:
+                        return  # the confirming round found nothing
+                    item, found = hit
+                    dirty = True
+                    apply(found, queued, queue)
+                    if item.mark is not token:
+                        item.mark = token
+                        queue.append(item)
+                    continue
                 items = self.items()
                 queue.extend(items)
                 queued = self.queued_values(items)
@@ -344,6 +336,34 @@ class Driver:
                     continue
                 dirty = True
                 apply(found, queued, queue)
+
+    def confirm(self, match, queue: collections.deque):
+        """The confirming round of a pass without value rules, up to its first match: the ops
+        walked in printed order, none queued, until `match` (`op_matcher`'s) finds one at an
+        op; then the ops after it are queued (into `queue`, marked) as a round's list would
+        have left them, and (op, match) returned; None when nothing matches. The same round
+        as `items` queues (nothing changes before the first match), without listing the ops
+        first: most confirming rounds find nothing, and a walk over the program costs as
+        much again as the list."""
+        functions = getattr(match, "functions", None)
+        make = self.matcher.dispatch_function
+        for op in self.program.walk():
+            if functions is not None:  # match(op), inline
+                function = functions.get(op.name, _UNMADE)
+                if function is _UNMADE:
+                    function = functions[op.name] = make(op.name) or _no_rule
+                found = function(op)
+            else:
+                found = match(op)
+            if found is not None:
+                ops = self.program.op_list()
+                token = self.token
+                after = ops[ops.index(op) + 1:]  # (identity: ops have no __eq__)
+                for other in after:
+                    other.mark = token
+                queue.extend(after)
+                return op, found
+        return None
 
     def queued_values(self, items: list) -> dict:
         """The values of a round's `items` (for value rules), queued: a dict (the ops are

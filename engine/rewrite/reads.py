@@ -12,6 +12,9 @@ a value rule) may read any; the driver revisits the neighbours of an op whose at
 only when its key is in that set. MLIR's greedy driver, likewise, puts only a modified op back
 on its worklist (`GreedyPatternRewriteDriver::notifyOperationModified`).
 
+`join_keys_of(cpass)` is the other set the driver reads from a pass: the attribute keys its
+rules join patterns on, which the op index files ops by.
+
 What is left to the final full round, as before: a join's partner (`f = * {op_id: k}` with
 `g = * {grad_of: k}` share no operand edge: the index, not adjacency, finds the partner) and the
 ops of a region rule's body other than the one next to the bound. The result is still a fixpoint
@@ -121,3 +124,22 @@ def _expr_keys(expr, lone: frozenset, keys: set, seen_defs: set) -> None:
         _expr_keys(expr.decl.body, frozenset(), keys, seen_defs)
     for child in children(expr):
         _expr_keys(child, lone, keys, seen_defs)
+
+
+def join_keys_of(cpass) -> set[str]:
+    """The attribute keys the pass's rules join patterns on: a key bound to a variable that
+    another pattern of the rule binds from an attribute too (`f = * {op_id: k}` with
+    `g = * {grad_of: k}`: op_id and grad_of). The index files ops by these; an attribute
+    bound in one pattern only (`{chunk_id: c}` read by `where`) is never looked up."""
+    keys: set[str] = set()
+    for rule in cpass.rules:
+        nodes_of: dict[str, set] = {}
+        for node in rule.nodes:
+            for attr in node.attrs:
+                if isinstance(attr.value, A.AttrBind):
+                    nodes_of.setdefault(attr.value.name, set()).add(node.index)
+        for node in rule.nodes:
+            for attr in node.attrs:
+                if isinstance(attr.value, A.AttrBind) and len(nodes_of[attr.value.name]) > 1:
+                    keys.add(attr.key)
+    return keys

@@ -149,19 +149,6 @@ class SourceGen:
             raise Unsupported(f"cannot evaluate {type(e).__name__}")
         return method(self, e, scope)
 
-    def test(self, e, scope: dict) -> str:
-        """Python expression text whose truth is `e`'s, for a test (an `if`, the `and` of a
-        `where`'s terms): what `bool(expr(e))` answers, without the `bool` calls `and`, `or`
-        and `not` need only when their value is kept."""
-        kind = type(e)
-        if kind is A.AndOp:
-            return f"({self.test(e.left, scope)} and {self.test(e.right, scope)})"
-        if kind is A.OrOp:
-            return f"({self.test(e.left, scope)} or {self.test(e.right, scope)})"
-        if kind is A.NotOp:
-            return f"(not {self.test(e.operand, scope)})"
-        return self.expr(e, scope)
-
     def x_Literal(self, e, scope):
         value = e.value
         if type(value) in (int, str, bool) or value is None:
@@ -593,7 +580,7 @@ def compile_conjunction(terms: tuple, var: str | None = None):
         scope = {var: "item"}
         head = "def _test(item, ctx):"
     try:
-        parts = [gen.test(term, scope) for term in terms]
+        parts = [f"bool({gen.expr(term, scope)})" for term in terms]
         body = " and ".join(parts) if parts else "True"
         if var is not None:
             return gen.function(f"{head}\n    return {body}\n", "_test")

@@ -117,6 +117,19 @@ class PlanGen(ScopedGen):
         self.join_buckets: dict | None = None
         self.globals.update(_NO=_NO, _SCALARS=_SCALARS, _equal_plain_list=_equal_plain_list)
 
+    def test(self, e, scope: dict) -> str:
+        """Python expression text whose truth is `e`'s, for a test (an `if`, the `and` of a
+        `where`'s terms): what `bool(expr(e))` answers, without the `bool` calls `and`, `or`
+        and `not` need only when their value is kept."""
+        kind = type(e)
+        if kind is A.AndOp:
+            return f"({self.test(e.left, scope)} and {self.test(e.right, scope)})"
+        if kind is A.OrOp:
+            return f"({self.test(e.left, scope)} or {self.test(e.right, scope)})"
+        if kind is A.NotOp:
+            return f"(not {self.test(e.operand, scope)})"
+        return self.expr(e, scope)
+
     def x_Call(self, e, scope):
         # a built-in of one bound op: its answer read directly (what the built-in gives an op)
         template = _OF_OP.get(e.func)
