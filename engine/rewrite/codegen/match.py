@@ -135,7 +135,12 @@ class PlanGen(ScopedGen):
         template = _OF_OP.get(e.func)
         if template is not None and len(e.args) == 1 and isinstance(e.args[0], A.Var) \
                 and scope.get(e.args[0].name) in self.op_locals:
-            return template.format(x=scope[e.args[0].name])
+            local = scope[e.args[0].name]
+            if e.func == "uses":  # one result (most ops): its use count read in place
+                r = self.temp()
+                return (f"(len({r}[0]._uses) if len({r} := {local}.results) == 1 "
+                        f"else _op_uses({local}))")
+            return template.format(x=local)
         return super().x_Call(e, scope)
 
     def x_Field(self, e, scope):
