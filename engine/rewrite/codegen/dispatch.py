@@ -260,8 +260,9 @@ def _inlined(gen: PlanGen, rule, root, plan, has: str, k: int, pad: str, backref
     depth = len(pad) // 4
     try:
         emitter = PlanEmitter(rule, plan, backrefs, tuple(join_keys), gen, lines)
-        # no `has` test: the root's own checks test the same keys first (`required` is its
-        # attribute keys), and fail as soon
+        # no `has` test: the root's own checks test the same keys (`required` is its attribute
+        # keys), and fail as soon; none of them can raise first, as a pattern's attribute
+        # values are literals and params (`lang/check.py`)
         lines.append(f"{pad}while True:")
         emitter.emit(depth + 1, "item", "break",
                      lambda d, env, ops: [f"M[{k}] += 1",
