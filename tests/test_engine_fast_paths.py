@@ -110,20 +110,21 @@ def test_an_op_an_inner_undo_put_back_keeps_its_results_owner_at_the_outer_commi
     relu = builder.op("pd_op.relu", [x], {}, [t])
     tanh = builder.op("pd_op.tanh", [x], {}, [t])
     program = builder.program
-    with program.transaction():
+
+    def erase_undone(op):  # erased in an inner transaction that fails: put back
         with pytest.raises(RuntimeError):
             with program.transaction():
-                relu.erase()
+                op.erase()
                 raise RuntimeError("undo")
+
+    with program.transaction():
+        erase_undone(relu)
         tanh.erase()
     assert relu.result.owner is relu and relu.block is program.block
     assert tanh.result.owner is None
     # erased, put back by an undo, erased again: freed at the commit that keeps it erased
     with program.transaction():
-        with pytest.raises(RuntimeError):
-            with program.transaction():
-                relu.erase()
-                raise RuntimeError("undo")
+        erase_undone(relu)
         relu.erase()
     assert relu.result.owner is None and relu.block is None
 
