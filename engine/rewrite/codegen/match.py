@@ -111,9 +111,9 @@ class PlanGen(ScopedGen):
         self.op_locals: set[str] = set()
         #: the local holding `item.attributes`, where the generated function keeps one
         self.item_attributes: str | None = None
-        #: global name -> join key of the index buckets the code reads directly (`JoinBuckets`
-        #: placeholders its maker replaces with `ProgramIndex.buckets`); None: the code asks
-        #: `index.with_attr` (a function shared by every run, whatever its index)
+        #: join key -> the global name of its index buckets, which the code reads directly
+        #: (`JoinBuckets` placeholders its maker replaces with `ProgramIndex.buckets`); None:
+        #: the code asks `index.with_attr` (a function shared by every run, whatever its index)
         self.join_buckets: dict | None = None
         self.globals.update(_NO=_NO, _SCALARS=_SCALARS, _equal_plain_list=_equal_plain_list)
 
@@ -425,10 +425,9 @@ class PlanEmitter:
         gen = self.gen
         if gen.join_buckets is None:
             return f"index.with_attr({key!r}, {value})"
-        name = next((n for n, k in gen.join_buckets.items() if k == key), None)
+        name = gen.join_buckets.get(key)
         if name is None:
-            name = f"JB{len(gen.join_buckets)}"
-            gen.join_buckets[name] = key
+            name = gen.join_buckets[key] = f"JB{len(gen.join_buckets)}"
             gen.globals[name] = JoinBuckets(key)
         b = gen.temp()
         found = (f"{name}.get({value} if type({value}) is int or type({value}) is str "
