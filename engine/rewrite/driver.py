@@ -345,16 +345,8 @@ class Driver:
         as `items` queues (nothing changes before the first match), without listing the ops
         first: most confirming rounds find nothing, and a walk over the program costs as
         much again as the list."""
-        functions = getattr(match, "functions", None)
-        make = self.matcher.dispatch_function
         for op in self.program.walk():
-            if functions is not None:  # match(op), inline
-                function = functions.get(op.name, _UNMADE)
-                if function is _UNMADE:
-                    function = functions[op.name] = make(op.name) or _no_rule
-                found = function(op)
-            else:
-                found = match(op)
+            found = match(op)
             if found is not None:
                 ops = self.program.op_list()
                 token = self.token
