@@ -20,7 +20,6 @@ are renumbered when a gap closes); a block knows its program in O(1); the printe
 
 from __future__ import annotations
 
-import contextlib
 from typing import Iterator
 
 from rulepass.engine.ir.observer import Journaled, Observer
@@ -31,6 +30,9 @@ from rulepass.engine.ir.values import Use, Value, make_kwarg  # noqa: F401  (thi
 _MISSING = object()
 
 _GAP = 1 << 20
+
+#: The regions of an op that has none (one tuple for all; `add_region` makes a list).
+_NO_REGIONS = ()
 
 #: What no op's `mark` is (`Operation.adjacent` filters nothing by default).
 _NO_MARK = object()
@@ -45,7 +47,7 @@ class Operation:
 
     __slots__ = (
         "name", "_operands", "_operand_uses", "results", "attributes", "dist_attr", "regions",
-        "block", "_prev", "_next", "_order", "mark", "__weakref__",
+        "block", "_prev", "_next", "_order", "mark",
     )
 
     def __init__(self, name: str):
@@ -57,7 +59,7 @@ class Operation:
         self.results: list[Value] = []
         self.attributes: dict[str, object] = {}
         self.dist_attr: OperationDistAttr | None = None
-        self.regions: list[Block] = []
+        self.regions: list[Block] = _NO_REGIONS  # (shared: most ops have none)
         self.block: Block | None = None
         self._prev: Operation | None = None
         self._next: Operation | None = None  # neighbours in the block, and the order key
@@ -73,7 +75,7 @@ class Operation:
         for i, v in enumerate(values):  # _append_operand, for each
             if v is not None:
                 use = uses[i] = Use(op, i)
-                v._uses[use] = None
+                v._add_use(use)
         op.results = [Value(t, op, i) for i, t in enumerate(result_types)]
         op.attributes = dict(attributes) if attributes else {}
         op.dist_attr = dist_attr
@@ -107,7 +109,7 @@ class Operation:
             self._operand_uses.append(None)
         else:
             use = Use(self, i)
-            v._uses[use] = None
+            v._add_use(use)
             self._operand_uses.append(use)
 
     def set_operand(self, i: int, v: Value | None) -> None:
@@ -128,26 +130,26 @@ class Operation:
     def _set_operand_raw(self, i: int, v: Value | None) -> None:
         old_use = self._operand_uses[i]
         if old_use is not None:
-            del self._operands[i]._uses[old_use]
+            self._operands[i]._remove_use(old_use)
         self._operands[i] = v
         if v is None:
             self._operand_uses[i] = None
         else:
             use = Use(self, i)
-            v._uses[use] = None
+            v._add_use(use)
             self._operand_uses[i] = use
 
     def _drop_operand_uses(self) -> None:
         for i, use in enumerate(self._operand_uses):
             if use is not None:
-                del self._operands[i]._uses[use]
+                self._operands[i]._remove_use(use)
                 self._operand_uses[i] = None
 
     def _restore_operand_uses(self) -> None:
         for i, v in enumerate(self._operands):
             if v is not None and self._operand_uses[i] is None:
                 use = Use(self, i)
-                v._uses[use] = None
+                v._add_use(use)
                 self._operand_uses[i] = use
 
     # -- attributes -----------------------------------------------------------------------
@@ -212,7 +214,10 @@ class Operation:
     def add_region(self, block: "Block") -> None:
         """Attach ``block`` as the next region of this op."""
         block.parent_op = self
-        self.regions.append(block)
+        if self.regions:
+            self.regions.append(block)
+        else:
+            self.regions = [block]
         _set_program(block, self.block._program if self.block is not None else None)
 
     @property
@@ -232,9 +237,11 @@ class Operation:
         found = [o for v in self._operands
                  if v is not None and (o := v.owner) is not None and o.mark is not unless_marked]
         for result in self.results:
-            for use in result._uses:
+            use = result._first_use
+            while use is not None:
                 if use.op.mark is not unless_marked:
                     found.append(use.op)
+                use = use._next
         other = self._prev
         if other is not None and other.mark is not unless_marked:
             found.append(other)
@@ -273,8 +280,8 @@ class Operation:
     def erase(self) -> None:
         """Remove this op from its block. ``ValueError`` if a result is still used."""
         for r in self.results:
-            if r._uses:
-                user = next(iter(r._uses)).op
+            if r._first_use is not None:
+                user = r._first_use.op
                 raise ValueError(
                     f"cannot erase {self.name}: result {r.index} is still used by {user.name}"
                 )
@@ -479,16 +486,6 @@ class Program(Journaled):
         self.observer: Observer | None = None
         self.structure_version = 0
 
-    @contextlib.contextmanager
-    def observe(self, observer: Observer):
-        """Report every mutation to ``observer`` in the ``with`` block (then the one before)."""
-        outer = self.observer
-        self.observer = observer
-        try:
-            yield observer
-        finally:
-            self.observer = outer
-
     def _committed(self, journal: list) -> None:
         # The outermost transaction committed: an op it erased for good is garbage once its
         # callers drop it, but its results point back at it (a reference cycle only the cyclic
@@ -558,9 +555,9 @@ class Program(Journaled):
         """Remove kwarg ``value``, which nothing may read (Paddle's ``Block.erase_kwarg``);
         journaled and reported (``kwarg_erased``). ``ValueError`` when it is still read or is not
         a kwarg of this program. Erasures in list order (a sweep's) search from the last one."""
-        if value._kw_program is not self or value._uses:
+        if value._kw_program is not self or value._num_uses:
             raise ValueError(f"cannot erase kwarg {value.kwarg_name}: " + (
-                "it is still read" if value._uses else "not a kwarg of this program"))
+                "it is still read" if value._num_uses else "not a kwarg of this program"))
         try:
             index = self.kwargs.index(value, getattr(self, "_erased_at", 0))
         except ValueError:

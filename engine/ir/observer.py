@@ -91,6 +91,16 @@ class Journaled:
             else:
                 self._committed(journal)
 
+    @contextlib.contextmanager
+    def observe(self, observer: Observer):
+        """Report every mutation to ``observer`` in the ``with`` block (then the one before)."""
+        outer = self.observer
+        self.observer = observer
+        try:
+            yield observer
+        finally:
+            self.observer = outer
+
     def _committed(self, journal: list) -> None:
         """The outermost transaction's changes are final (`journal`: their undo entries)."""
 

@@ -17,13 +17,17 @@ _position_key = operator.methodcaller("position_key")
 
 
 class Use:
-    """One use of a value: operand ``index`` of ``op``."""
+    """One use of a value: operand ``index`` of ``op``, linked into the value's use list (a
+    doubly linked list threaded through the uses, as MLIR's ``OpOperand`` is: no container per
+    value; a dict per value cost about 200 bytes, a fifth of a program's memory)."""
 
-    __slots__ = ("op", "index")
+    __slots__ = ("op", "index", "_prev", "_next")
 
     def __init__(self, op: "Operation", index: int):
         self.op = op
         self.index = index
+        self._prev: Use | None = None
+        self._next: Use | None = None
 
     def __repr__(self) -> str:
         return f"Use({self.op.name}, {self.index})"
@@ -34,48 +38,85 @@ class Value:
 
     ``type`` is an IR type; ``owner`` the defining op (``None`` for kwargs and block arguments);
     ``index`` the result index; ``uses`` the exact list of operand slots reading it, in the order
-    they were made. ``kwarg_name``/``kwarg_attrs`` hold a kwarg's name and its attribute list.
+    they were made (kept as a linked list of :class:`Use`: ``_first_use`` .. ``_last_use``,
+    ``_num_uses`` of them). ``kwarg_name``/``kwarg_attrs`` hold a kwarg's name and its attribute
+    list.
     """
 
-    __slots__ = ("type", "owner", "index", "_uses", "kwarg_name", "kwarg_attrs", "_kw_program",
-                 "__weakref__")
+    __slots__ = ("type", "owner", "index", "_first_use", "_last_use", "_num_uses", "kwarg_name",
+                 "kwarg_attrs", "_kw_program")
 
     def __init__(self, type, owner=None, index: int = 0):
         self.type = type
         self.owner = owner
         self.index = index
-        self._uses: dict[Use, None] = {}
+        self._first_use: Use | None = None
+        self._last_use: Use | None = None
+        self._num_uses = 0
         self.kwarg_name: str | None = None
         self.kwarg_attrs: list[tuple[str, object]] | None = None
         self._kw_program = None  # the Program of a kwarg
 
     @property
     def uses(self) -> list[Use]:
-        """Operand slots reading this value."""
-        return list(self._uses)
+        """Operand slots reading this value, in the order they were made."""
+        found = []
+        use = self._first_use
+        while use is not None:
+            found.append(use)
+            use = use._next
+        return found
 
     @property
     def num_uses(self) -> int:
         """How many operand slots read this value."""
-        return len(self._uses)
+        return self._num_uses
 
     def users(self) -> list["Operation"]:
         """Ops reading this value, each once, in program order."""
-        if not self._uses:
+        use = self._first_use
+        if use is None:
             return []
-        if len(self._uses) == 1:
-            for use in self._uses:
-                return [use.op]
-        found = {u.op: None for u in self._uses}  # each op once (ops hash by identity)
+        if use._next is None:
+            return [use.op]
+        found = {}  # each op once (ops hash by identity)
+        while use is not None:
+            found[use.op] = None
+            use = use._next
         if len(found) == 1:
             return list(found)
         return sorted(found, key=_position_key)
+
+    def _add_use(self, use: Use) -> None:
+        # append `use` to the use list (the newest last)
+        last = self._last_use
+        if last is None:
+            self._first_use = use
+        else:
+            last._next = use
+            use._prev = last
+        self._last_use = use
+        self._num_uses += 1
+
+    def _remove_use(self, use: Use) -> None:
+        # unlink `use` (one of this value's) from the use list
+        prev, nxt = use._prev, use._next
+        if prev is None:
+            self._first_use = nxt
+        else:
+            prev._next = nxt
+        if nxt is None:
+            self._last_use = prev
+        else:
+            nxt._prev = prev
+        use._prev = use._next = None
+        self._num_uses -= 1
 
     def replace_all_uses_with(self, new: "Value | None") -> None:
         """Make every reader of this value read ``new`` instead."""
         if new is self:
             return
-        for use in list(self._uses):
+        for use in self.uses:
             use.op.set_operand(use.index, new)
 
     def set_type(self, t) -> None:

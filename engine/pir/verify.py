@@ -186,11 +186,32 @@ def _dist_attr_problems(op: Operation) -> list[str]:
     return out
 
 
+def _use_list_problem(value, listed: set) -> str | None:
+    """What is wrong with ``value``'s use list (a use of another value, a count that is not
+    its length), adding its uses to ``listed``; None when nothing is."""
+    count = 0
+    use = value._first_use
+    while use is not None:
+        if use.op._operands[use.index] is not value:
+            return f"lists a stale use by {use.op.name}"
+        listed.add(use)
+        count += 1
+        use = use._next
+    if count != value._num_uses:
+        return f"counts {value._num_uses} uses, but its use list holds {count}"
+    return None
+
+
 def verify(program: Program, dense: bool = False) -> list[str]:
     """Check the invariants above; return warnings. Raises :class:`VerifyError` on the first
     violation, naming the op and showing where it is."""
     warnings: list[str] = []
     defined: set = set(program.kwargs)
+    listed: set = set()  # the uses in the use lists of the values defined so far
+    for kw in program.kwargs:
+        problem = _use_list_problem(kw, listed)
+        if problem:
+            raise VerifyError(f"kwarg {kw.kwarg_name}: {problem}")
     # Iterative walk keeping scopes: each entry is (iterator, values defined in this block).
     stack = [(iter(program.block), [])]
     while stack:
@@ -211,7 +232,7 @@ def verify(program: Program, dense: bool = False) -> list[str]:
                             "(a value must be defined before it is used, in this block or an "
                             "enclosing one)")
             use = op._operand_uses[i]
-            if use is None or use not in v._uses:
+            if use is None or use not in listed:
                 raise _fail(program, op, f"{op.name}: operand {i} is missing from its value's "
                             "use list")
         for r in op.results:
@@ -220,10 +241,9 @@ def verify(program: Program, dense: bool = False) -> list[str]:
             if r.owner is not op:
                 raise _fail(program, op, f"{op.name}: result {r.index} names another op as "
                             "its owner")
-            for use in r._uses:
-                if use.op._operands[use.index] is not r:
-                    raise _fail(program, op, f"{op.name}: result {r.index} lists a stale use by "
-                                f"{use.op.name}")
+            problem = _use_list_problem(r, listed)
+            if problem:
+                raise _fail(program, op, f"{op.name}: result {r.index} {problem}")
             defined.add(r)
             local.append(r)
         if op.name in BROADCAST_OPS:

@@ -302,7 +302,7 @@ def _identity(x):
     """A cache key part: ops and values by identity, lists item by item, others as they are."""
     if isinstance(x, list):
         return tuple(_identity(i) for i in x)
-    if hasattr(x, "__weakref__") and type(x).__name__ in ("Operation", "Value"):
+    if type(x).__name__ in ("Operation", "Value"):
         return ("#", id(x))
     try:
         hash(x)

@@ -138,7 +138,7 @@ class PlanGen(ScopedGen):
             local = scope[e.args[0].name]
             if e.func == "uses":  # one result (most ops): its use count read in place
                 r = self.temp()
-                return (f"(len({r}[0]._uses) if len({r} := {local}.results) == 1 "
+                return (f"({r}[0]._num_uses if len({r} := {local}.results) == 1 "
                         f"else _op_uses({local}))")
             return template.format(x=local)
         return super().x_Call(e, scope)
