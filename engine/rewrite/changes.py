@@ -28,8 +28,9 @@ class Changes(Observer):
     """The changes of the current application: `count` (mutations reported), the ops `touched`
     (to revisit with their neighbours: inserted, erased, changed, reading a new operand or a
     retyped value; kept only when `revisits`: a sweep revisits nothing), the ops `nearby` (to
-    revisit alone: the block neighbours of an erased op), the values an erased op read
-    (`fewer_uses`: their producers are revisited, not all their other readers), the ops to
+    revisit alone: the block neighbours of an erased op), the values an erased op read or an op
+    reads no more (`fewer_uses`: their producers are revisited, not all their other readers:
+    a rule reading `uses(o)` of a pattern op must see it fall), the ops to
     `reindex` (inserted, erased, or with an attribute set that the index
     files ops by: one of `join_keys`, when given) and the ops `created`. `reset` starts the
     next application. With `rewired` a dict (the driver's provenance asks for it), it also
@@ -59,7 +60,8 @@ class Changes(Observer):
         self.regions = None
         self.count = 0
         self.touched: dict = {}
-        #: values read by an op erased in this application (their use lists shrank)
+        #: values an op erased in this application read, or an op reads no more (their use
+        #: lists shrank)
         self.fewer_uses: dict = {}
         #: ops next to an op erased in this application (revisited alone)
         self.nearby: dict = {}
@@ -172,6 +174,8 @@ class Changes(Observer):
         self.spread = True
         if self.revisits:
             self.touched[op] = None
+            if old is not None and old.owner is not None:
+                self.fewer_uses[old] = None  # its producer has a reader fewer
         if self.rewired is not None:
             self.rewired[op] = None
 

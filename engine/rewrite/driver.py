@@ -29,11 +29,11 @@ from rulepass.engine.ir.core import Operation, Program, Value
 from rulepass.engine.rewrite.match import Match, RuleMatcher
 from rulepass.engine.rewrite.index import ProgramIndex
 from rulepass.engine.pir.printer import print_op, print_program
-from rulepass.engine.lang.check import children
 from rulepass.engine.rewrite.compiled import CompiledPass
 from rulepass.engine.rewrite.functions import REGISTRY, FunctionCalls
 from rulepass.engine.rewrite.changes import Changes, PositionLog
-from rulepass.engine.rewrite.reads import join_keys_of, neighbour_keys
+from rulepass.engine.rewrite.reads import (confirm_rules, join_keys_of, neighbour_keys,
+                                           registered_calls)
 from rulepass.engine.rewrite.trace import Application, PassStats, applications
 
 #: Applications allowed per op of the program (plus a constant for tiny programs).
@@ -41,62 +41,6 @@ BUDGET_PER_OP = 16
 BUDGET_BASE = 1000
 #: How many applications in a row are checked for a repeated program state, and when.
 STATE_WINDOW = 64
-
-
-#: id(pass) -> (pass, its registered calls): a pass's rules are walked once, not at every run
-_CALLS: dict[int, tuple] = {}
-
-
-def registered_calls(cpass: CompiledPass) -> list:
-    """The calls of registered functions in a pass's rules (`where`, rewrite actions and
-    pattern attribute values), each call node once (found once per pass: memoised)."""
-    found = _CALLS.get(id(cpass))
-    if found is None or found[0] is not cpass:
-        if len(_CALLS) > 10_000:
-            _CALLS.clear()
-        found = _CALLS[id(cpass)] = (cpass, find_calls(cpass))
-    # the registry is read now: a function may be registered or dropped between runs
-    return [call for call in found[1] if call.func in REGISTRY]
-
-
-def find_calls(cpass: CompiledPass) -> list:
-    """The calls of named functions in a pass's rules, each call node once (a walk of the
-    rules' ASTs)."""
-    calls: dict = {}
-    stack = []
-    for rule in cpass.rules:
-        decl = rule.decl
-        if decl.where is not None:
-            stack.append(decl.where)
-        stack.extend(decl.rewrite)
-        for node in rule.nodes:
-            for attr in node.attrs:
-                if hasattr(attr.value, "value"):
-                    stack.append(attr.value.value)
-    # Each node once: a list's items are both `items` and `children` of it, and without this
-    # nested lists were pushed 2^depth times.
-    seen: set[int] = set()
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        if isinstance(getattr(node, "func", None), str):
-            calls[id(node)] = node
-        elif isinstance(node, A.DefCall):
-            stack.append(node.decl.body)  # the calls a def makes are the rule's calls too
-        for name in ("operands", "types", "items", "body"):
-            value = getattr(node, name, None)
-            if isinstance(value, tuple):
-                stack.extend(value)
-        for name in ("target", "replacement", "value", "type", "seq", "where", "message"):
-            value = getattr(node, name, None)
-            if value is not None and not isinstance(value, (str, int)):
-                stack.append(value)
-        for attr in getattr(node, "attrs", ()) or ():
-            stack.append(attr.value)
-        stack.extend(children(node))
-    return list(calls.values())
 
 
 def called_functions(cpass: CompiledPass) -> set[str]:
@@ -174,6 +118,10 @@ class Driver:
         self.index = ProgramIndex(program, join_keys, self.ops)
         self.matcher = RuleMatcher(cpass, self.ctx, self.index, compiled)
         self.matcher.timing = timing
+        #: the final full round's rules' matcher and `match(op)`, made when the worklist first
+        #: drains (`confirmer`)
+        self.confirming: RuleMatcher | None = None
+        self.confirm_match = _UNMADE
         self.value_rules = bool(self.matcher.value_rules)
         self.rewriter = Rewriter(None, self.ctx, cpass.name, compiled)
         self.size = max(1, len(self.ops))
@@ -225,10 +173,12 @@ class Driver:
             raise RewriteError(error.message, span.file if span else None,
                                span.line if span else None, pass_name=self.cpass.name) from None
         finally:
-            self.matcher.flush_counts()
-            # the dispatch functions refer back to the matcher (a cycle): dropped, so that the
-            # driver and what it holds are freed with it, not by the cyclic collector
-            self.matcher.records_for(None)
+            for matcher in (self.matcher, self.confirming):
+                if matcher:
+                    matcher.flush_counts()
+                    # the dispatch functions refer back to the matcher (a cycle): dropped, so
+                    # that the driver and what it holds are freed with it, not by the collector
+                    matcher.records_for(None)
         if self.position_log is not None:
             self.position_log.resolve()  # fills the position lists the trace records hold
 
@@ -249,11 +199,12 @@ class Driver:
             return items + values  # a new list: the index may read the list of ops
         return items
 
-    def op_matcher(self):
-        """`match(op) -> Match | None`, the first match at an op of the program: each op name's
-        generated dispatch function (`codegen/dispatch.py`, made on first use), or the
-        matcher's loop when per-rule time is asked for or the rules are walked."""
-        matcher, stats = self.matcher, self.stats
+    def op_matcher(self, matcher: RuleMatcher | None = None):
+        """`match(op) -> Match | None`, the first match at an op of the program of the rules of
+        `matcher` (default: the pass's): each op name's generated dispatch function
+        (`codegen/dispatch.py`, made on first use), or the matcher's loop when per-rule time is
+        asked for or the rules are walked."""
+        matcher, stats = matcher or self.matcher, self.stats
         if matcher.records_of is not stats:
             matcher.records_for(stats)
         first_at = matcher.first_at
@@ -271,8 +222,8 @@ class Driver:
         return match
 
     def fixpoint(self) -> None:
-        """Worklist to fixpoint; a final full round confirms that nothing matches anywhere.
-        An op is queued when its `mark` is this run's token (no set of queued ops to keep);
+        """Worklist to fixpoint; a final full round of the rules the worklist does not follow
+        (`confirm`) confirms that nothing matches anywhere. An op is queued when its `mark` is this run's token (no set of queued ops to keep);
         values (for value rules) are queued in a dict."""
         token = self.token
         items = self.items()
@@ -337,14 +288,35 @@ class Driver:
                 dirty = True
                 apply(found, queued, queue)
 
+    def confirmer(self, match):
+        """The final full round's `match(op)`: of the rules the worklist does not follow
+        (`reads.confirm_rules`; once the worklist is empty the others match nowhere), `match`
+        (the pass's `op_matcher`) when that is every rule; None when it follows them all."""
+        if self.confirm_match is _UNMADE:
+            rules = confirm_rules(self.cpass)
+            if len(rules) == len(self.cpass.rules):
+                self.confirm_match = match
+            elif rules:
+                self.confirming = RuleMatcher(self.cpass, self.ctx, self.index, self.compiled,
+                                              rules)
+                self.confirming.timing = self.matcher.timing
+                self.confirm_match = self.op_matcher(self.confirming)
+            else:
+                self.confirm_match = None
+        return self.confirm_match
+
     def confirm(self, match, queue: collections.deque):
         """The confirming round of a pass without value rules, up to its first match: the ops
-        walked in printed order, none queued, until `match` (`op_matcher`'s) finds one at an
-        op; then the ops after it are queued (into `queue`, marked) as a round's list would
-        have left them, and (op, match) returned; None when nothing matches. The same round
-        as `items` queues (nothing changes before the first match), without listing the ops
-        first: most confirming rounds find nothing, and a walk over the program costs as
-        much again as the list."""
+        walked in printed order, none queued, until the rules the worklist does not follow
+        (`confirmer`; `match` is the pass's `op_matcher`) find one at an op; then the ops
+        after it are queued (into `queue`, marked) as a round's list would have left them, and
+        (op, match) returned; None when nothing matches (at once when the worklist follows
+        every rule). The same round as `items` queues (nothing changes before the first
+        match), without listing the ops first: most confirming rounds find nothing, and a walk
+        over the program costs as much again as the list."""
+        match = self.confirmer(match)
+        if match is None:
+            return None
         for op in self.program.walk():
             found = match(op)
             if found is not None:

@@ -33,16 +33,19 @@ from rulepass.engine.rewrite.bindings import Match, linked, operand_at, users_of
 class RuleMatcher:
     """Matches the rules of one pass against one program."""
 
-    def __init__(self, cpass: CompiledPass, ctx: Context, index: ProgramIndex, compiled: bool = True):
+    def __init__(self, cpass: CompiledPass, ctx: Context, index: ProgramIndex,
+                 compiled: bool = True, rules: list | None = None):
         # `compiled`: run the generated plan functions and test `where` terms by one function per
         # plan step; False walks the patterns and tests terms one by one (the reference).
+        # `rules`: the pass's rules to try, in its order (default: all of them)
         self.compiled = compiled
         self.cpass = cpass
+        self.rules = list(cpass.rules) if rules is None else rules
         self.ctx = ctx
         self.index = index
         self.plans: dict[tuple, Plan] = {}
         self.roots_by_name: dict[str, list] = {}
-        self.value_rules = [r for r in cpass.rules if r.kind == "value"]
+        self.value_rules = [r for r in self.rules if r.kind == "value"]
         self.backrefs: dict[int, dict[int, list]] = {}
         self.explaining: list | None = None
         self.records_of, self.records = None, {}
@@ -51,7 +54,7 @@ class RuleMatcher:
         self.dispatchers: dict[str, tuple] = {}
         #: whether each attempt's time is added to its rule's `seconds` (the loop, not dispatch)
         self.timing = False
-        for rule in cpass.rules:
+        for rule in self.rules:
             refs: dict[int, list] = {}
             by_var = {node.var: node.index for node in rule.nodes}
             for node in rule.nodes:
@@ -73,7 +76,7 @@ class RuleMatcher:
         pairs = self.roots_by_name.get(name)
         if pairs is None:
             pairs = []
-            for rule in self.cpass.rules:
+            for rule in self.rules:
                 for root in self.roots(rule):
                     node = rule.nodes[root]
                     if node.names is None or name in node.names:

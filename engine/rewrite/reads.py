@@ -1,4 +1,4 @@
-"""Which attribute changes can make a rule match at another op next to the changed one.
+"""What a pass's rules read, as far as the fixpoint driver needs to know it.
 
 After an application the fixpoint driver revisits the ops it touched and, for a structural change
 (an op inserted or erased, an operand replaced, a value retyped), their neighbours too: the
@@ -12,19 +12,21 @@ a value rule) may read any; the driver revisits the neighbours of an op whose at
 only when its key is in that set. MLIR's greedy driver, likewise, puts only a modified op back
 on its worklist (`GreedyPatternRewriteDriver::notifyOperationModified`).
 
-`join_keys_of(cpass)` is the other set the driver reads from a pass: the attribute keys its
-rules join patterns on, which the op index files ops by.
+`join_keys_of(cpass)` is the set the op index files ops by: the attribute keys the rules join
+patterns on.
 
-What is left to the final full round, as before: a join's partner (`f = * {op_id: k}` with
-`g = * {grad_of: k}` share no operand edge: the index, not adjacency, finds the partner) and the
-ops of a region rule's body other than the one next to the bound. The result is still a fixpoint
-(guarantee 1 of docs/rule-language.md); only when such a match becomes possible does it come one
-round later than if its ops happened to be neighbours.
+`confirm_rules(cpass)` are the rules the final full round (the one that finds the fixpoint) must
+try: those the worklist does not follow (`followed`). A rule is tried from each of its pattern
+ops, so a join's partner (`f = * {op_id: k}` with `g = * {grad_of: k}`), changed, finds the match
+itself; what no revisit reaches — the ops of a region rule's body, a position, the readers of a
+reader — is the final round's. The result is a fixpoint either way (guarantee 1 of
+docs/rule-language.md).
 """
 
 from __future__ import annotations
 
 import rulepass.engine.lang.nodes as A
+from rulepass.engine.rewrite.compiled import CompiledPass
 from rulepass.engine.lang.builtins import BUILTINS
 from rulepass.engine.lang.check import children
 from rulepass.engine.rewrite.functions import REGISTRY
@@ -126,6 +128,88 @@ def _expr_keys(expr, lone: frozenset, keys: set, seen_defs: set) -> None:
         _expr_keys(child, lone, keys, seen_defs)
 
 
+#: Built-ins whose answer depends on their arguments alone (an op's own name, attributes,
+#: operands and result types, a value's type, plain data): `type(x)` of a value read by a
+#: pattern op changes only through a retype, which revisits its readers.
+_PURE = frozenset({"has", "len", "str", "int", "min", "max", "abs", "range", "sum", "any", "all",
+                   "first", "type", "local_type"})
+#: Built-ins that read the op they are given: followed when it is an op of the pattern.
+_OF_OP = frozenset({"role", "opname", "operands", "results", "uses"})
+#: Built-ins that read the program's process groups, which only a registered function adds.
+_GROUPS = frozenset({"group_size", "group_rank"})
+
+
+def followed(rule, groups_fixed: bool) -> bool:
+    """Whether the fixpoint's worklist follows every read of `rule` (a `CompiledRule`), so that
+    once the worklist is empty the rule matches nowhere and the final full round need not try
+    it. It does for an `ops` rule without `inside` whose lets and `where` read only the ops its
+    patterns bind (names, attributes, dist attributes, operands, result types, use counts), the
+    types of the values those ops read, attribute values, params and literals, and, with
+    `groups_fixed` (nothing in the pass adds a process group), group sizes and ranks.
+
+    Why: every pattern op is a root the rule is tried from (`RuleMatcher.roots`), and every
+    change to what the rule reads of an op sends the driver back to that op (`Changes`: an
+    attribute set, an operand replaced, a value retyped, a reader added or gone). When the
+    worklist is empty each op was visited after its last change; of the ops of a match, the one
+    visited last saw them all as they are at the end, and its dispatch, trying the rule from
+    it, would have matched. Anything else the rule may read (a producer, users, a neighbour in
+    the block, a region's body, a position, a registered function, a `def`, a quantifier) sends
+    the rule to the final round."""
+    decl = rule.decl
+    if rule.kind != "ops" or not isinstance(decl.match, A.MatchOps) or decl.match.inside:
+        return False
+    ops = frozenset(rule.op_vars)
+    try:
+        for let in decl.lets:
+            _own_reads(let.value, ops, groups_fixed)
+        if decl.where is not None:
+            _own_reads(decl.where, ops, groups_fixed)
+    except _Opaque:
+        return False
+    return True
+
+
+def _own_reads(expr, ops: frozenset, groups_fixed: bool) -> None:
+    """Return when `expr` reads only what `followed` allows (`ops`: the pattern's op
+    variables); raises _Opaque otherwise."""
+    kind = type(expr)
+    if kind in (A.Literal, A.ParamRef, A.Var):
+        return  # a variable of the match: a pattern op, a value one reads, an attribute value
+    if kind is A.ResultRef:
+        if expr.name not in ops:
+            raise _Opaque
+        return
+    if kind is A.Call:
+        func = expr.func
+        if func in _OF_OP:
+            arg = expr.args[0]
+            if not (type(arg) in (A.Var, A.ResultRef) and arg.name in ops):
+                raise _Opaque
+            return
+        if func not in _PURE and not (groups_fixed and func in _GROUPS):
+            raise _Opaque  # a read of other ops, a position, or a registered function
+    elif kind in (A.Quantifier, A.DefCall) or kind not in CHILD_KINDS:
+        raise _Opaque
+    # (a field is read of what its base gives, and the reads above reach no op but the
+    # pattern's: `type(x).shape`, `o.chunk_id`)
+    for child in children(expr):
+        _own_reads(child, ops, groups_fixed)
+
+
+#: The expression nodes `_own_reads` looks into (the rest are leaves or refused).
+CHILD_KINDS = frozenset({A.OrOp, A.AndOp, A.NotOp, A.Compare, A.InOp, A.NotInOp, A.CoalesceOp,
+                         A.Arith, A.Negate, A.Field, A.Subscript, A.ListExpr, A.Conditional,
+                         A.LetRef})
+
+
+def confirm_rules(cpass) -> list:
+    """The rules of `cpass` the fixpoint's final full round must try, in their order: those
+    the worklist does not follow (`followed`); empty when it follows them all, and the round
+    is skipped."""
+    groups_fixed = not registered_calls(cpass)  # (only a registered function adds a group)
+    return [rule for rule in cpass.rules if not followed(rule, groups_fixed)]
+
+
 def join_keys_of(cpass) -> set[str]:
     """The attribute keys the pass's rules join patterns on: a key bound to a variable that
     another pattern of the rule binds from an attribute too (`f = * {op_id: k}` with
@@ -143,3 +227,59 @@ def join_keys_of(cpass) -> set[str]:
                 if isinstance(attr.value, A.AttrBind) and len(nodes_of[attr.value.name]) > 1:
                     keys.add(attr.key)
     return keys
+
+
+#: id(pass) -> (pass, its registered calls): a pass's rules are walked once, not at every run
+_CALLS: dict[int, tuple] = {}
+
+
+def registered_calls(cpass: CompiledPass) -> list:
+    """The calls of registered functions in a pass's rules (`where`, rewrite actions and
+    pattern attribute values), each call node once (found once per pass: memoised)."""
+    found = _CALLS.get(id(cpass))
+    if found is None or found[0] is not cpass:
+        if len(_CALLS) > 10_000:
+            _CALLS.clear()
+        found = _CALLS[id(cpass)] = (cpass, find_calls(cpass))
+    # the registry is read now: a function may be registered or dropped between runs
+    return [call for call in found[1] if call.func in REGISTRY]
+
+
+def find_calls(cpass: CompiledPass) -> list:
+    """The calls of named functions in a pass's rules, each call node once (a walk of the
+    rules' ASTs)."""
+    calls: dict = {}
+    stack = []
+    for rule in cpass.rules:
+        decl = rule.decl
+        if decl.where is not None:
+            stack.append(decl.where)
+        stack.extend(decl.rewrite)
+        for node in rule.nodes:
+            for attr in node.attrs:
+                if hasattr(attr.value, "value"):
+                    stack.append(attr.value.value)
+    # Each node once: a list's items are both `items` and `children` of it, and without this
+    # nested lists were pushed 2^depth times.
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(getattr(node, "func", None), str):
+            calls[id(node)] = node
+        elif isinstance(node, A.DefCall):
+            stack.append(node.decl.body)  # the calls a def makes are the rule's calls too
+        for name in ("operands", "types", "items", "body"):
+            value = getattr(node, name, None)
+            if isinstance(value, tuple):
+                stack.extend(value)
+        for name in ("target", "replacement", "value", "type", "seq", "where", "message"):
+            value = getattr(node, name, None)
+            if value is not None and not isinstance(value, (str, int)):
+                stack.append(value)
+        for attr in getattr(node, "attrs", ()) or ():
+            stack.append(attr.value)
+        stack.extend(children(node))
+    return list(calls.values())
