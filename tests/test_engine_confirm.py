@@ -85,6 +85,11 @@ def test_group_reads_are_followed_unless_a_registered_function_may_add_a_group()
                                "rewrite { set o.t = confirm_test_new_group(o) } }")
         assert unfollowed(adding) == ["a"]  # b itself reads only its op
         assert unfollowed(group_rule) == []
+        # a call in a let that only the rewrite reads counts too
+        in_let = group_rule + (" rule b { match { o = pd_op.relu } let g = "
+                               "confirm_test_new_group(o) where not has(o.t) "
+                               "rewrite { set o.t = g } }")
+        assert unfollowed(in_let) == ["a", "b"]
     finally:
         unregister("confirm_test_new_group")
 

@@ -200,3 +200,25 @@ def test_nested_list_literals_thirty_deep_load_and_run():
         assert len(rule_set.run_pass(program, "p").trace) == 1
     finally:
         unregister("deep_tag")
+
+
+def test_a_registered_function_a_let_calls_sees_the_program_as_the_pass_found_it():
+    # the let is read by the rewrite only; its call was missed by registered_calls, and the
+    # function then saw each new relu (3, 4, 5) instead of the program the pass began with
+    function("count_relus_seen")(
+        lambda program, op: sum(1 for o in program.walk() if o.name == "pd_op.relu"))
+    try:
+        rule_set = load_rules_text(
+            "pass p { rule r { match { o = pd_op.relu(x) } let n = count_relus_seen(o) "
+            "where not has(o.n) rewrite { m = pd_op.relu(x) {n: 0} : type(o)  set o.n = n } } }",
+            "let.rw")
+        assert [c.func for c in registered_calls(rule_set.find_pass("p"))] == ["count_relus_seen"]
+        t = "tensor<4xf32>"
+        program = parse_program("{\n" + f'    (%0) = "pd_op.data" () {{name:"x"}} : () -> {t}\n'
+                                + "".join(f'    (%{i}) = "pd_op.relu" (%{i - 1}) {{}} : ({t}) '
+                                          f'-> {t}\n' for i in range(1, 4)) + "}\n")
+        rule_set.run_pass(program, "p")
+        seen = [op.attributes["n"] for op in program.walk() if op.attributes.get("n")]
+        assert seen == [3, 3, 3]
+    finally:
+        unregister("count_relus_seen")

@@ -234,7 +234,7 @@ _CALLS: dict[int, tuple] = {}
 
 
 def registered_calls(cpass: CompiledPass) -> list:
-    """The calls of registered functions in a pass's rules (`where`, rewrite actions and
+    """The calls of registered functions in a pass's rules (`where`, lets, rewrite actions and
     pattern attribute values), each call node once (found once per pass: memoised)."""
     found = _CALLS.get(id(cpass))
     if found is None or found[0] is not cpass:
@@ -254,6 +254,7 @@ def find_calls(cpass: CompiledPass) -> list:
         decl = rule.decl
         if decl.where is not None:
             stack.append(decl.where)
+        stack.extend(let.value for let in decl.lets)  # (a let `where` does not read is not in it)
         stack.extend(decl.rewrite)
         for node in rule.nodes:
             for attr in node.attrs:
