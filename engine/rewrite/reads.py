@@ -25,6 +25,8 @@ docs/rule-language.md).
 
 from __future__ import annotations
 
+import attrs
+
 import rulepass.engine.lang.nodes as A
 from rulepass.engine.rewrite.compiled import CompiledPass
 from rulepass.engine.lang.builtins import BUILTINS
@@ -166,7 +168,41 @@ def followed(rule, groups_fixed: bool) -> bool:
             _own_reads(decl.where, ops, groups_fixed)
     except _Opaque:
         return False
+    # A rule of one op tests its `where` on that op alone, the same way each time. A rule of
+    # several tests each term as soon as its ops are bound, in an order that depends on the op
+    # it starts from: a term that can fail (`b.z // a.w`) may be reached from one op and cut
+    # short by a false term from another, so the round of every rule would meet the error the
+    # worklist did not. Only a `where` that cannot fail leaves it the same.
+    if len(rule.nodes) > 1 and decl.where is not None:
+        return _cannot_fail(decl.where, ops, frozenset(rule.value_vars))
     return True
+
+
+def _cannot_fail(expr, ops: frozenset, values: frozenset) -> bool:
+    """Whether evaluating `expr` never raises an EvalError: equality, `and`/`or`/`not`, `??`,
+    `has`, conditionals and lists over names, literals, params, the fields of ops and values
+    (`ops`, `values`: their variables; a field of anything else may not exist), the use
+    counts of ops and values, the roles and names of ops, and group sizes and ranks."""
+    kind = type(expr)
+    if kind in (A.Literal, A.ParamRef, A.Var):
+        return True  # (not `o#i`: an op may have fewer results)
+    if kind is A.Field:
+        return type(expr.base) is A.Var and (expr.base.name in ops or expr.base.name in values)
+    if kind is A.Compare:
+        if expr.op not in ("==", "!="):
+            return False  # an order between two kinds of value fails
+    elif kind is A.Call:
+        func, args = expr.func, expr.args
+        if func in ("uses", "role", "opname"):
+            arg = args[0]
+            takes = ops | values if func == "uses" else ops
+            return type(arg) is A.Var and arg.name in takes
+        if func not in ("has", "group_size", "group_rank"):
+            return False
+    elif kind not in (A.OrOp, A.AndOp, A.NotOp, A.CoalesceOp, A.Conditional, A.ListExpr,
+                      A.LetRef):
+        return False
+    return all(_cannot_fail(child, ops, values) for child in children(expr))
 
 
 def _own_reads(expr, ops: frozenset, groups_fixed: bool) -> None:
@@ -246,20 +282,11 @@ def registered_calls(cpass: CompiledPass) -> list:
 
 
 def find_calls(cpass: CompiledPass) -> list:
-    """The calls of named functions in a pass's rules, each call node once (a walk of the
-    rules' ASTs)."""
+    """The calls of named functions in a pass's rules, each call node once: a walk of every
+    field of the rules' declarations (patterns, lets, `where`, every action and its parts:
+    a `replace ... in` list's expression too), a `def`'s body as part of each call of it."""
     calls: dict = {}
-    stack = []
-    for rule in cpass.rules:
-        decl = rule.decl
-        if decl.where is not None:
-            stack.append(decl.where)
-        stack.extend(let.value for let in decl.lets)  # (a let `where` does not read is not in it)
-        stack.extend(decl.rewrite)
-        for node in rule.nodes:
-            for attr in node.attrs:
-                if hasattr(attr.value, "value"):
-                    stack.append(attr.value.value)
+    stack: list = [rule.decl for rule in cpass.rules]
     # Each node once: a list's items are both `items` and `children` of it, and without this
     # nested lists were pushed 2^depth times.
     seen: set[int] = set()
@@ -268,19 +295,16 @@ def find_calls(cpass: CompiledPass) -> list:
         if id(node) in seen:
             continue
         seen.add(id(node))
-        if isinstance(getattr(node, "func", None), str):
+        kind = type(node)
+        if kind is tuple or kind is list:
+            stack.extend(node)
+            continue
+        if kind is A.Call:
             calls[id(node)] = node
-        elif isinstance(node, A.DefCall):
-            stack.append(node.decl.body)  # the calls a def makes are the rule's calls too
-        for name in ("operands", "types", "items", "body"):
-            value = getattr(node, name, None)
-            if isinstance(value, tuple):
-                stack.extend(value)
-        for name in ("target", "replacement", "value", "type", "seq", "where", "message"):
-            value = getattr(node, name, None)
-            if value is not None and not isinstance(value, (str, int)):
+        if kind is A.Span or not attrs.has(kind):
+            continue  # a leaf: a name, a number, a place in the file
+        for field in attrs.fields(kind):
+            value = getattr(node, field.name)
+            if value is not None and not isinstance(value, (str, int, float)):
                 stack.append(value)
-        for attr in getattr(node, "attrs", ()) or ():
-            stack.append(attr.value)
-        stack.extend(children(node))
     return list(calls.values())
