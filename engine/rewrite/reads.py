@@ -147,7 +147,8 @@ def followed(rule, groups_fixed: bool) -> bool:
     it. It does for an `ops` rule without `inside` whose lets and `where` read only the ops its
     patterns bind (names, attributes, dist attributes, operands, result types, use counts), the
     types of the values those ops read, attribute values, params and literals, and, with
-    `groups_fixed` (nothing in the pass adds a process group), group sizes and ranks.
+    `groups_fixed` (nothing in the pass adds a process group), group sizes and ranks; a rule of
+    several ops must also have a `where` that cannot fail (`_cannot_fail`, below).
 
     Why: every pattern op is a root the rule is tried from (`RuleMatcher.roots`), and every
     change to what the rule reads of an op sends the driver back to that op (`Changes`: an
