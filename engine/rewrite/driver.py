@@ -223,8 +223,9 @@ class Driver:
 
     def fixpoint(self) -> None:
         """Worklist to fixpoint; a final full round of the rules the worklist does not follow
-        (`confirm`) confirms that nothing matches anywhere. An op is queued when its `mark` is this run's token (no set of queued ops to keep);
-        values (for value rules) are queued in a dict."""
+        (`confirm`) confirms that nothing matches anywhere. An op is queued when its `mark` is
+        this run's token (no set of queued ops to keep); values (for value rules) are queued in
+        a dict."""
         token = self.token
         items = self.items()
         queue = collections.deque(items)

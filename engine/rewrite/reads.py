@@ -225,7 +225,7 @@ def _own_reads(expr, ops: frozenset, groups_fixed: bool) -> None:
             return
         if func not in _PURE and not (groups_fixed and func in _GROUPS):
             raise _Opaque  # a read of other ops, a position, or a registered function
-    elif kind in (A.Quantifier, A.DefCall) or kind not in CHILD_KINDS:
+    elif kind in (A.Quantifier, A.DefCall) or kind not in _CHILD_KINDS:
         raise _Opaque
     # (a field is read of what its base gives, and the reads above reach no op but the
     # pattern's: `type(x).shape`, `o.chunk_id`)
@@ -234,7 +234,7 @@ def _own_reads(expr, ops: frozenset, groups_fixed: bool) -> None:
 
 
 #: The expression nodes `_own_reads` looks into (the rest are leaves or refused).
-CHILD_KINDS = frozenset({A.OrOp, A.AndOp, A.NotOp, A.Compare, A.InOp, A.NotInOp, A.CoalesceOp,
+_CHILD_KINDS = frozenset({A.OrOp, A.AndOp, A.NotOp, A.Compare, A.InOp, A.NotInOp, A.CoalesceOp,
                          A.Arith, A.Negate, A.Field, A.Subscript, A.ListExpr, A.Conditional,
                          A.LetRef})
 
